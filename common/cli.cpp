@@ -1,0 +1,152 @@
+#include "common/cli.hpp"
+
+#include "common/check.hpp"
+#include "common/device.hpp"
+#include "common/todo.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <sstream>
+#include <stdexcept>
+
+namespace course {
+
+std::optional<long> parse_positive(const std::string& text) {
+  if (text.empty() || text.size() > 12) return std::nullopt;
+  long value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + (c - '0');
+  }
+  if (value <= 0) return std::nullopt;
+  return value;
+}
+
+Cli::Cli(std::string program, std::string summary)
+    : program_(std::move(program)), summary_(std::move(summary)) {}
+
+Cli& Cli::number(const std::string& name, long fallback, const std::string& help) {
+  Option o{Kind::kNumber, help};
+  o.number = fallback;
+  options_[name] = o;
+  order_.push_back(name);
+  return *this;
+}
+
+Cli& Cli::text(const std::string& name, const std::string& fallback, const std::string& help) {
+  Option o{Kind::kText, help};
+  o.text = fallback;
+  options_[name] = o;
+  order_.push_back(name);
+  return *this;
+}
+
+Cli& Cli::flag(const std::string& name, const std::string& help) {
+  options_[name] = Option{Kind::kFlag, help};
+  order_.push_back(name);
+  return *this;
+}
+
+std::string Cli::try_parse(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      help_ = true;
+      continue;
+    }
+    if (arg.rfind("--", 0) != 0) return "unexpected argument '" + arg + "' (options start with --)";
+    std::string name = arg.substr(2), value;
+    bool inline_value = false;
+    if (auto eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      inline_value = true;
+    }
+    auto it = options_.find(name);
+    if (it == options_.end()) return "unknown option --" + name;
+    Option& o = it->second;
+    o.given = true;
+    if (o.kind == Kind::kFlag) {
+      if (inline_value) return "--" + name + " is a switch and takes no value";
+      o.on = true;
+      continue;
+    }
+    if (!inline_value) {
+      if (i + 1 >= argc) return "--" + name + " needs a value";
+      value = argv[++i];
+    }
+    if (o.kind == Kind::kNumber) {
+      auto n = parse_positive(value);
+      if (!n) return "--" + name + " needs a positive whole number, got '" + value + "'";
+      o.number = *n;
+    } else {
+      if (value.empty()) return "--" + name + " needs a value";
+      o.text = value;
+    }
+  }
+  return "";
+}
+
+void Cli::parse(int argc, const char* const* argv) {
+  std::string error = try_parse(argc, argv);
+  if (!error.empty()) {
+    std::fprintf(stderr, "%s: %s\n\n%s", program_.c_str(), error.c_str(), usage().c_str());
+    std::exit(kExitUsage);
+  }
+  if (help_) {
+    std::printf("%s", usage().c_str());
+    std::exit(kExitOk);
+  }
+}
+
+const Cli::Option& Cli::find(const std::string& name, Kind kind) const {
+  auto it = options_.find(name);
+  if (it == options_.end() || it->second.kind != kind) {
+    throw std::logic_error("Cli: no option --" + name + " of that kind was declared");
+  }
+  return it->second;
+}
+
+long Cli::get(const std::string& name) const { return find(name, Kind::kNumber).number; }
+const std::string& Cli::str(const std::string& name) const { return find(name, Kind::kText).text; }
+bool Cli::on(const std::string& name) const { return find(name, Kind::kFlag).on; }
+bool Cli::given(const std::string& name) const {
+  auto it = options_.find(name);
+  return it != options_.end() && it->second.given;
+}
+
+std::string Cli::usage() const {
+  std::ostringstream out;
+  out << "usage: " << program_ << " [options]\n  " << summary_ << "\n\noptions:\n";
+  for (const auto& name : order_) {
+    const Option& o = options_.at(name);
+    std::string left = "--" + name;
+    if (o.kind == Kind::kNumber) left += " N";
+    if (o.kind == Kind::kText) left += " TEXT";
+    out << "  " << left;
+    for (std::size_t pad = left.size(); pad < 18; ++pad) out << ' ';
+    out << ' ' << o.help;
+    if (o.kind == Kind::kNumber) out << " (default " << o.number << ")";
+    if (o.kind == Kind::kText && !o.text.empty()) out << " (default " << o.text << ")";
+    out << "\n";
+  }
+  out << "  --help             this text\n";
+  return out.str();
+}
+
+int guarded_main(const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const NotImplemented& e) {
+    std::fprintf(stderr, "%s\n(make hint-N shows a hint; the lesson's chapter explains the idea)\n",
+                 e.what());
+  } catch (const CudaError& e) {
+    std::fprintf(stderr, "CUDA error: %s\n", e.what());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+  }
+  return kExitFailed;
+}
+
+}  // namespace course

@@ -1,0 +1,70 @@
+/// \file cli.hpp
+/// \brief Command-line options for lesson programs, and the guard around main().
+///
+/// Every lesson program takes `--name VALUE` options and `--flag` switches. A bad command line
+/// (an unknown flag, a size that is not a positive whole number) prints the error and the usage
+/// and exits with kExitUsage (2) before anything runs; `--help` prints the usage and exits 0.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace course {
+
+/// "12" -> 12; "0", "-3", "12x", "", "1e3" -> nothing. Sizes and counts go through this.
+std::optional<long> parse_positive(const std::string& text);
+
+/// The options of one program. Declare them, parse, then read them back by name.
+class Cli {
+ public:
+  /// `program` is the name shown in the usage, `summary` one line on what the program does.
+  Cli(std::string program, std::string summary);
+
+  /// `--name N`: a positive whole number, `fallback` when not given.
+  Cli& number(const std::string& name, long fallback, const std::string& help);
+  /// `--name TEXT`: free text (a path, say), `fallback` when not given.
+  Cli& text(const std::string& name, const std::string& fallback, const std::string& help);
+  /// `--name`: a switch, off unless given.
+  Cli& flag(const std::string& name, const std::string& help);
+
+  /// Parses argv[1..]. Empty on success, otherwise what is wrong ("unknown option --foo").
+  std::string try_parse(int argc, const char* const* argv);
+  /// try_parse, then on error prints it and the usage to stderr and exits with kExitUsage;
+  /// on `--help` prints the usage to stdout and exits 0.
+  void parse(int argc, const char* const* argv);
+
+  long get(const std::string& name) const;            ///< a number option's value
+  const std::string& str(const std::string& name) const;  ///< a text option's value
+  bool on(const std::string& name) const;             ///< whether a switch was given
+  bool given(const std::string& name) const;          ///< whether the option was on the command line
+  bool help_requested() const { return help_; }
+
+  std::string usage() const;  ///< the usage text
+
+ private:
+  enum class Kind { kNumber, kText, kFlag };
+  struct Option {
+    Kind kind;
+    std::string help;
+    long number = 0;
+    std::string text;
+    bool on = false;
+    bool given = false;
+  };
+  const Option& find(const std::string& name, Kind kind) const;
+
+  std::string program_, summary_;
+  std::vector<std::string> order_;
+  std::map<std::string, Option> options_;
+  bool help_ = false;
+};
+
+/// Runs a lesson program's body and turns what it throws into a message and an exit code:
+/// course::NotImplemented -> "NOT IMPLEMENTED: ..." and kExitFailed; course::CudaError and other
+/// exceptions -> "error: ..." and kExitFailed. Returns the body's own code otherwise.
+int guarded_main(const std::function<int()>& body);
+
+}  // namespace course

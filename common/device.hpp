@@ -1,0 +1,46 @@
+/// \file device.hpp
+/// \brief Is there a GPU, which one, and is it new enough? Plus the exit codes every program uses.
+#pragma once
+
+#include <string>
+
+namespace course {
+
+/// Exit codes shared by every lesson program and test, so scripts can tell the cases apart.
+enum ExitCode : int {
+  kExitOk = 0,             ///< ran and passed
+  kExitFailed = 1,         ///< ran and failed (wrong result, CUDA error, not implemented yet)
+  kExitUsage = 2,          ///< bad command line: usage printed, nothing run
+  kExitNoDevice = 3,       ///< no usable CUDA device (no GPU, or no driver)
+  kExitDeviceTooOld = 4,   ///< a GPU below the lesson's minimum compute capability
+  kExitSkipped = 77,       ///< a test program skipped (CTest's SKIP_RETURN_CODE)
+};
+
+/// What probe_device() found. Never throws: "no GPU" is an answer, not an error.
+struct DeviceInfo {
+  bool present = false;  ///< a device could be opened
+  int index = 0;         ///< its ordinal
+  int cc_major = 0;      ///< compute capability, major
+  int cc_minor = 0;      ///< compute capability, minor
+  std::string name;      ///< e.g. "NVIDIA H100 80GB HBM3"
+  std::string reason;    ///< when !present: why, in one line ("no CUDA device: ...")
+
+  /// Compute capability as one number: 9.0 -> 90, 8.6 -> 86.
+  int cc() const { return cc_major * 10 + cc_minor; }
+};
+
+/// Looks for CUDA device `index` without throwing.
+DeviceInfo probe_device(int index = 0);
+
+/// Empty when `info` is a device of at least `min_cc` (e.g. 90 for 9.0); otherwise the one-line
+/// reason: "no CUDA device (...)" or "needs compute capability 9.0, found 8.6 (NVIDIA A100 ...)".
+std::string device_unusable_reason(const DeviceInfo& info, int min_cc);
+
+/// For lesson programs: returns the device index when it is usable; otherwise prints the reason
+/// to stderr and exits with kExitNoDevice or kExitDeviceTooOld.
+int require_device(int min_cc);
+
+/// "9.0" for 90.
+std::string cc_string(int cc);
+
+}  // namespace course

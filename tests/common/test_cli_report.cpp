@@ -1,0 +1,100 @@
+// Tests of common/cli and common/report: the command line every lesson takes, and the output.
+#include "catch_compat.hpp"
+
+#include "common/cli.hpp"
+#include "common/report.hpp"
+#include "common/timing.hpp"
+
+#include <string>
+#include <vector>
+
+namespace {
+std::string parse(course::Cli& cli, std::vector<const char*> args) {
+  args.insert(args.begin(), "prog");
+  return cli.try_parse(static_cast<int>(args.size()), args.data());
+}
+course::Cli sizes() {
+  course::Cli cli("prog", "test program");
+  cli.number("size", 64, "matrix size").text("out", "grid.svg", "file").flag("json", "json lines");
+  return cli;
+}
+}  // namespace
+
+TEST_CASE("parse_positive accepts positive whole numbers only", "[cpu][cli]") {
+  CHECK(course::parse_positive("1").value() == 1);
+  CHECK(course::parse_positive("4096").value() == 4096);
+  for (const char* bad : {"0", "-3", "12x", "", "1e3", "3.5", " 4", "abc", "99999999999999"}) {
+    INFO("input '" << bad << "'");
+    CHECK_FALSE(course::parse_positive(bad).has_value());
+  }
+}
+
+TEST_CASE("Cli reads numbers, text and switches", "[cpu][cli]") {
+  auto cli = sizes();
+  REQUIRE(parse(cli, {"--size", "257", "--out=pic.svg", "--json"}).empty());
+  CHECK(cli.get("size") == 257);
+  CHECK(cli.str("out") == "pic.svg");
+  CHECK(cli.on("json"));
+  CHECK(cli.given("size"));
+  auto defaults = sizes();
+  REQUIRE(parse(defaults, {}).empty());
+  CHECK(defaults.get("size") == 64);
+  CHECK_FALSE(defaults.on("json"));
+  CHECK_FALSE(defaults.given("size"));
+}
+
+TEST_CASE("Cli rejects bad input with a message that names it", "[cpu][cli]") {
+  struct Case {
+    std::vector<const char*> args;
+    std::string expect;
+  };
+  std::vector<Case> cases = {
+      {{"--size", "0"}, "positive whole number, got '0'"},
+      {{"--size", "-5"}, "got '-5'"},
+      {{"--size", "ten"}, "got 'ten'"},
+      {{"--size"}, "needs a value"},
+      {{"--bogus"}, "unknown option --bogus"},
+      {{"stray"}, "unexpected argument 'stray'"},
+      {{"--json=1"}, "takes no value"},
+  };
+  for (auto& c : cases) {
+    auto cli = sizes();
+    std::string err = parse(cli, c.args);
+    INFO("args[0]=" << c.args[0] << " error='" << err << "'");
+    CHECK(err.find(c.expect) != std::string::npos);
+  }
+  CHECK(sizes().usage().find("--size N") != std::string::npos);
+}
+
+TEST_CASE("Table lines up its columns", "[cpu][report]") {
+  course::Table t({"kernel", "ms", "TFLOP/s"});
+  t.add_row({"naive", "12.5", "0.5"});
+  t.add_row({"cuBLAS", "0.25", "55.0"});
+  const std::string s = t.str();
+  CHECK(s == "kernel  ms    TFLOP/s\n"
+             "---------------------\n"
+             "naive   12.5      0.5\n"
+             "cuBLAS  0.25     55.0\n");
+  CHECK_THROWS(t.add_row({"short"}));
+}
+
+TEST_CASE("JsonLine writes one valid line, escaped, NaN as null", "[cpu][report]") {
+  course::JsonLine j;
+  j.add("kernel", "say \"hi\"\n").add("ms", 1.5).add("M", 4096).add("ok", true).add("bad", 0.0 / 0.0);
+  CHECK(j.str() == R"({"kernel": "say \"hi\"\n", "ms": 1.5, "M": 4096, "ok": true, "bad": null})");
+}
+
+TEST_CASE("summarize_times: median, spread, and the rates", "[cpu][timing]") {
+  auto s = course::summarize_times({3.0, 1.0, 2.0, 10.0});
+  CHECK(s.reps == 4);
+  CHECK(s.median_ms == 2.5);
+  CHECK(s.min_ms == 1.0);
+  CHECK(s.max_ms == 10.0);
+  CHECK(s.mean_ms == 4.0);
+  CHECK(s.spread() == (10.0 - 1.0) / 2.5);
+  CHECK(course::summarize_times({5.0}).median_ms == 5.0);
+  CHECK_THROWS(course::summarize_times({}));
+  CHECK(course::gemm_flops(4096, 4096, 4096) == 2.0 * 4096.0 * 4096.0 * 4096.0);
+  CHECK(course::tflops(2e12, 1000.0) == 2.0);
+  CHECK(course::gbps(3e9, 1.0) == 3000.0);
+}
