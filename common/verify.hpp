@@ -1,0 +1,119 @@
+/// \file verify.hpp
+/// \brief Checking a GEMM result against Eigen on the CPU, and saying why it is wrong.
+///
+/// What "passes" means (the course design):
+/// - the reference is computed with Eigen in double precision from the same inputs;
+/// - the relative Frobenius error ‖C − R‖ / ‖R‖ stays under Tolerance::frobenius, and every
+///   element stays under its own bound, Tolerance::element × (|alpha|·(|A|·|B|)ᵢⱼ + |beta·C0ᵢⱼ|),
+///   a bound that scales with the size of the terms summed, so it holds on cancelling sums too;
+/// - NaN and infinity never pass;
+/// - the output was poisoned before the run (NaN when beta == 0, else the random input C) and is
+///   surrounded by canary bands: an element never written, or a write outside C, is caught;
+/// - large problems compare sampled rows against the reference (every element is still scanned
+///   for NaN, for being unwritten, and the canaries are all checked).
+///
+/// A failure reports the first mismatches as (row, col, got, expected), a map of the wrong tiles,
+/// and the likely cause.
+#pragma once
+
+#include "common/gemm.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace course {
+
+/// The problem: M x N x K, and the scalars of `C = alpha * A * B + beta * C`.
+struct GemmShape {
+  int M = 1, N = 1, K = 1;
+  float alpha = 1.0f, beta = 0.0f;
+  /// "M=257 N=255 K=300 alpha=1.5 beta=-0.75"
+  std::string str() const;
+};
+
+/// How close is close enough.
+struct Tolerance {
+  double element = 0;    ///< per-element factor (times |alpha|·(|A||B|)ij + |beta·C0ij|)
+  double frobenius = 0;  ///< limit on ‖C − R‖ / ‖R‖
+  /// FP32: 1e-5 · √K for both (rounding error of a K-term sum grows like √K).
+  static Tolerance fp32(int K);
+  /// bf16 output with FP32 accumulation: 1e-2 (bf16 keeps 8 significant bits).
+  static Tolerance bf16();
+};
+
+/// The bit patterns the checks plant: a NaN that marks "never written", another that marks the
+/// canary bands around C. Both are quiet NaNs, so no arithmetic can produce them by chance.
+constexpr std::uint32_t kPoisonF32 = 0x7FC0DEADu;
+constexpr std::uint32_t kCanaryF32 = 0x7FC0CA7Au;
+constexpr std::uint16_t kPoisonBf16 = 0x7FEDu;
+constexpr std::uint16_t kCanaryBf16 = 0x7FCAu;
+
+/// Elements of canary placed before and after an M x N output (enough to catch writes a few
+/// tiles past the last row).
+std::size_t guard_band(int M, int N);
+
+/// The output as the kernel must find it: [band canaries][C][band canaries], where C is the
+/// poison when beta == 0 and `C0` otherwise. The kernel gets a pointer to the middle.
+std::vector<float> make_guarded_output(const GemmShape& s, const std::vector<float>& C0);
+/// The same for bf16.
+std::vector<bf16> make_guarded_output_bf16(const GemmShape& s, const std::vector<bf16>& C0);
+
+/// A wrong element: where, what the kernel wrote, what Eigen says, and the bound it broke.
+struct Mismatch {
+  int row = 0, col = 0;
+  double got = 0, expected = 0, bound = 0;
+};
+
+/// Options of a check.
+struct VerifyOptions {
+  /// Leave both at 0 to use Tolerance::fp32(K) (or bf16() for the bf16 check).
+  Tolerance tolerance;
+  /// Problems of at most this many multiply-adds are compared in full; larger ones by rows.
+  double full_check_macs = 1 << 29;
+  /// Rows compared when sampling (the first, the last and random ones in between).
+  int sample_rows = 48;
+  /// Mismatches listed in the report.
+  int max_listed = 8;
+  /// A name for the report ("naive_sgemm", say).
+  std::string label;
+};
+
+/// What a check found. `passed` is the verdict; describe() is the diagnosis for people.
+struct VerifyReport {
+  bool passed = false;
+  GemmShape shape;
+  std::string label;
+  bool sampled = false;       ///< only some rows were compared with the reference
+  long rows_checked = 0;      ///< rows compared with the reference
+  long checked = 0;           ///< elements compared with the reference
+  long wrong = 0;             ///< of those, out of bounds (NaN/Inf included)
+  long nonfinite = 0;         ///< NaN or Inf anywhere in C (all elements scanned)
+  long unwritten = 0;         ///< still holding the poison or the untouched C0 (all scanned)
+  long canary_before = 0;     ///< canary values overwritten before C
+  long canary_after = 0;      ///< canary values overwritten after C
+  long first_after = -1;      ///< offset past the end of C of the first overwritten canary
+  double rel_frobenius = 0;   ///< ‖C − R‖ / ‖R‖ over the compared elements
+  double frobenius_limit = 0;
+  double worst_ratio = 0;     ///< max over elements of |C − R| / bound
+  std::vector<Mismatch> mismatches;  ///< the first few
+  std::string tile_map;       ///< which tiles are wrong, as text
+  std::string cause;          ///< the likely cause, or "" when passed
+  /// The full diagnosis: verdict, counts, errors, first mismatches, tile map, likely cause.
+  std::string describe() const;
+};
+
+/// Checks an FP32 result. A (M x K), B (K x N), C0 (M x N, the input C; ignored when beta == 0),
+/// all row-major, and the guarded output as make_guarded_output laid it out, after the kernel.
+VerifyReport verify_sgemm(const GemmShape& s, const std::vector<float>& A,
+                          const std::vector<float>& B, const std::vector<float>& C0,
+                          const std::vector<float>& guarded_out, const VerifyOptions& options = {});
+
+/// Checks a bf16 result: A (M x K), B (N x K, K-major), C0 and the guarded output in bf16.
+VerifyReport verify_bf16_gemm(const GemmShape& s, const std::vector<bf16>& A,
+                              const std::vector<bf16>& B, const std::vector<bf16>& C0,
+                              const std::vector<bf16>& guarded_out,
+                              const VerifyOptions& options = {});
+
+}  // namespace course
