@@ -1,0 +1,94 @@
+# The friendly front of the course. The real build is CMake (CMakeLists.txt); this drives it.
+# `make help` lists the targets.
+
+BUILD    ?= build
+JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
+PYTHON   ?= python3
+COURSE   := $(PYTHON) common/tools/course.py
+SETUP    := common/tools/setup.sh
+# Extra CMake options, e.g. CMAKE_ARGS=-DCMAKE_CUDA_ARCHITECTURES=86
+CMAKE_ARGS ?=
+# SOLUTION=1 runs or grades the reference solution instead of your exercise.
+SOLUTION ?=
+ARGS     ?=
+OUT      ?= gpu-check-logs
+
+# nvcc is often installed without being put on PATH.
+ifeq ($(shell command -v nvcc 2>/dev/null),)
+export PATH := $(PATH):/usr/local/cuda/bin
+endif
+
+.DEFAULT_GOAL := help
+.PHONY: help setup configure build test grade check-stubs check-repo gpu-check list clean
+
+help:
+	@echo "The CUDA course: from 'what is on my GPU' to a Hopper TMA + wgmma GEMM."
+	@echo ""
+	@echo "  make lesson-N [SOLUTION=1] [ARGS='...']  build and run lesson N (your code, or the reference)"
+	@echo "  make grade [SOLUTION=1]                  progress over all lessons"
+	@echo "  make grade-N [SOLUTION=1]                grade lesson N, with the full diagnosis"
+	@echo "  make hint-N [RESET=1]                    the next hint for lesson N"
+	@echo "  make test                                the repository's own suite (solutions, helpers, stubs)"
+	@echo "  make setup                               install the missing system packages"
+	@echo "  make list                                the lessons"
+	@echo "  make gpu-check OUT=dir                   on a GPU machine: build, tests, grades, sanitizers, figures"
+	@echo "  make clean                               remove the build folder ($(BUILD)/)"
+	@echo ""
+	@$(COURSE) list
+
+setup:
+	@$(SETUP)
+
+# Configure once; CMake re-runs itself when CMakeLists.txt or the manifest change.
+$(BUILD)/CMakeCache.txt:
+	@$(SETUP)
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
+
+configure: $(BUILD)/CMakeCache.txt
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+# The repository's own suite: builds everything (so every exercise stub must compile), then runs
+# the CPU tests and the reference solutions' tests (GPU ones are skipped without a GPU).
+test: build
+	cd $(BUILD) && ctest --label-exclude grade --output-on-failure -j $(JOBS)
+
+list:
+	@$(COURSE) list
+
+lesson-%:
+	@n=$$($(COURSE) resolve $*) || exit 2; \
+	$(MAKE) --no-print-directory configure >/dev/null; \
+	target=lesson$$n$(if $(SOLUTION),_solution); \
+	cmake --build $(BUILD) --target $$target -j $(JOBS) >/dev/null || cmake --build $(BUILD) --target $$target; \
+	echo "== $$target $(ARGS)"; \
+	cd $(BUILD) && ./bin/$$target $(ARGS)
+
+grade: build
+	@$(COURSE) grade --build $(BUILD) $(if $(SOLUTION),--solution)
+
+grade-%:
+	@n=$$($(COURSE) resolve $*) || exit 2; \
+	$(MAKE) --no-print-directory configure >/dev/null; \
+	cmake --build $(BUILD) --target grade$$n test$$n lesson$$n lesson$${n}_solution -j $(JOBS) >/dev/null \
+	  || cmake --build $(BUILD) --target grade$$n test$$n lesson$$n lesson$${n}_solution; \
+	$(COURSE) grade $$n --build $(BUILD) $(if $(SOLUTION),--solution)
+
+hint-%:
+	@$(COURSE) hint $* --build $(BUILD) $(if $(RESET),--reset)
+
+# Every exercise stub fails its grader with NOT IMPLEMENTED (CI runs this after `make test`).
+check-stubs: build
+	@$(COURSE) check-stubs --build $(BUILD)
+
+check-repo:
+	@$(COURSE) check-repo
+
+# One call on a GPU machine: configure for the GPU present, build, run every test, grade stubs and
+# solutions, run the sanitizers and the lesson programs; logs under OUT, a short table last.
+gpu-check:
+	@common/tools/gpu_check.sh $(OUT)
+
+clean:
+	rm -rf $(BUILD)
