@@ -1,1 +1,152 @@
-int main(){return 0;}
+// Lesson 01: what is on my GPU. Queries the device, prints what the driver reports and what
+// follows from it (peak FP32 rate, peak bandwidth, ridge point), then measures a device-to-device
+// copy and a cuBLAS SGEMM against those peaks. Without a GPU it shows three reference devices.
+#include "architecture.hpp"
+#include "reference_devices.hpp"
+#include "tables.hpp"
+
+#include "common/buffers.hpp"
+#include "common/cli.hpp"
+#include "common/cublas_gemm.hpp"
+#include "common/device.hpp"
+#include "common/random.hpp"
+#include "common/report.hpp"
+#include "common/timing.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+using lesson01::add_row;
+using lesson01::DeviceSpec;
+using lesson01::DeviceSummary;
+
+constexpr int kMinCc = 75;  // as in lessons/manifest.txt
+constexpr long kMaxSize = 32768;
+constexpr long kMaxCopyMb = 1L << 20;
+constexpr long kMaxReps = 10000;
+
+// No GPU: the same tables for the three reference devices, with their datasheet figures.
+int show_reference_devices() {
+  const auto refs = lesson01::reference_devices();
+  std::vector<std::string> names;
+  std::vector<DeviceSpec> specs;
+  std::vector<DeviceSummary> sums;
+  for (const auto& r : refs) {
+    names.push_back(r.label);
+    specs.push_back(r.spec);
+    sums.push_back(lesson01::summarize(r.spec));
+  }
+  std::printf("what the driver reports\n");
+  lesson01::spec_table(names, specs).print();
+  std::printf("\nwhat follows from it (summarize)\n");
+  course::Table t = lesson01::summary_table(names, sums);
+  add_row(t, "  datasheet FP32", refs, "TFLOP/s",
+          [](auto& r) { return course::fixed(r.published_fp32_tflops, 1); });
+  add_row(t, "  datasheet bandwidth", refs, "GB/s",
+          [](auto& r) { return course::fixed(r.published_bandwidth_gbs, 0); });
+  t.print();
+  return course::kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  course::Cli cli("lesson01", "what is on my GPU: architecture queries, peaks, and measurements");
+  cli.number("copy-mb", 1024, "MiB copied device to device for the bandwidth measurement")
+      .number("size", 4096, "M = N = K of the cuBLAS SGEMM")
+      .number("reps", 10, "timed repetitions of each measurement")
+      .flag("json", "also print one JSON line per measurement");
+  cli.parse(argc, argv);
+  if (cli.get("size") > kMaxSize || cli.get("copy-mb") > kMaxCopyMb || cli.get("reps") > kMaxReps) {
+    std::fprintf(stderr, "lesson01: at most --size %ld, --copy-mb %ld, --reps %ld\n\n%s", kMaxSize,
+                 kMaxCopyMb, kMaxReps, cli.usage().c_str());
+    return course::kExitUsage;
+  }
+
+  return course::guarded_main([&] {
+    //! [fallback]
+    const course::DeviceInfo info = course::probe_device(0);
+    if (!info.present) {
+      std::printf("%s: showing the summary of the reference devices instead\n\n",
+                  info.reason.c_str());
+      return show_reference_devices();
+    }
+    if (const std::string why = course::device_unusable_reason(info, kMinCc); !why.empty()) {
+      std::fprintf(stderr, "%s\n", why.c_str());
+      return static_cast<int>(course::kExitDeviceTooOld);
+    }
+    //! [fallback]
+
+    const DeviceSpec spec = lesson01::query_device(info.index);
+    const DeviceSummary sum = lesson01::summarize(spec);
+    std::printf("device %d: %s\n\nwhat the driver reports\n", info.index, spec.name.c_str());
+    lesson01::spec_table({spec.name}, {spec}).print();
+    std::printf("\nwhat follows from it (summarize)\n");
+    lesson01::summary_table({spec.name}, {sum}).print();
+
+    //! [measure]
+    course::TimingOptions timing;
+    timing.reps = static_cast<int>(cli.get("reps"));
+    const std::size_t copy_bytes = static_cast<std::size_t>(cli.get("copy-mb")) << 20;
+    const double copy_gbs = lesson01::measure_copy_bandwidth_gbs(copy_bytes, timing);
+
+    const int n = static_cast<int>(cli.get("size"));
+    course::DeviceBuffer<float> A(course::random_matrix(n, n, course::derive_seed("A")));
+    course::DeviceBuffer<float> B(course::random_matrix(n, n, course::derive_seed("B")));
+    course::DeviceBuffer<float> C(static_cast<std::size_t>(n) * n);
+    course::CublasHandle cublas;
+    const course::TimingStats sgemm = course::time_gpu(
+        [&] {
+          course::cublas_sgemm(cublas.get(), n, n, n, 1.0f, A.data(), B.data(), 0.0f, C.data());
+        },
+        timing);
+    const double sgemm_tflops = course::tflops(course::gemm_flops(n, n, n), sgemm.median_ms);
+    //! [measure]
+
+    //! [report]
+    struct Measured {
+      std::string what, label, unit;
+      double value, peak;
+      double pct() const { return peak > 0 ? 100.0 * value / peak : std::nan(""); }
+    };
+    const std::string sz = std::to_string(n);
+    const std::vector<Measured> rows = {
+        {"copy_bandwidth", "device-to-device copy, " + std::to_string(cli.get("copy-mb")) + " MiB",
+         "GB/s", copy_gbs, sum.peak_bandwidth_gbs},
+        {"cublas_sgemm", "cuBLAS SGEMM " + sz + "x" + sz + "x" + sz, "TFLOP/s", sgemm_tflops,
+         sum.peak_fp32_tflops},
+    };
+    std::printf("\nmeasured against the peaks (median of %d runs)\n", timing.reps);
+    course::Table t({"measurement", "measured", "peak", "unit", "% of peak"});
+    for (const Measured& m : rows) {
+      t.add_row({m.label, course::fixed(m.value, 1), course::fixed(m.peak, 1), m.unit,
+                 m.peak > 0 ? course::fixed(m.pct(), 1) + "%" : "n/a"});
+    }
+    t.print();
+    if (2 * copy_bytes < 4 * spec.l2_bytes) {
+      std::printf(
+          "note: the copy moves %zu MiB, less than 4x the %zu MiB of L2: the cache serves "
+          "part of it, so it can even beat the memory's peak (try a larger --copy-mb)\n",
+          2 * copy_bytes >> 20, spec.l2_bytes >> 20);
+    }
+    if (cli.on("json")) {
+      for (const Measured& m : rows) {
+        course::JsonLine()
+            .add("lesson", "01")
+            .add("what", m.what)
+            .add("value", m.value)
+            .add("unit", m.unit)
+            .add("peak", m.peak)
+            .add("pct_of_peak", m.pct())  // null when the peak is unknown
+            .add("gpu", spec.name)
+            .print();
+      }
+    }
+    //! [report]
+    return static_cast<int>(course::kExitOk);
+  });
+}
