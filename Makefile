@@ -52,7 +52,10 @@ build: configure
 # The repository's own suite: builds everything (so every exercise stub must compile), then runs
 # the CPU tests and the reference solutions' tests (GPU ones are skipped without a GPU).
 test: build
-	cd $(BUILD) && ctest --label-exclude grade --output-on-failure -j $(JOBS)
+	@cd $(BUILD) && ctest --label-exclude grade --output-on-failure -j $(JOBS); status=$$?; \
+	grep -h "^SKIPPED: " Testing/Temporary/LastTest.log 2>/dev/null | sort | uniq -c \
+	  | sed 's/^ *\([0-9]*\) SKIPPED: /skipped \1 GPU test(s): /'; \
+	exit $$status
 
 list:
 	@$(COURSE) list

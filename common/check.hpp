@@ -40,19 +40,19 @@ void check_launch(const char* file, int line);
 }  // namespace course
 
 /// Checks a CUDA runtime call; throws course::CudaError with file:line, the call and the error.
-#define CUDA_CHECK(call)                                                        \
-  do {                                                                          \
-    cudaError_t course_status_ = (call);                                        \
-    if (course_status_ != cudaSuccess)                                          \
-      ::course::throw_cuda_error(course_status_, #call, __FILE__, __LINE__);    \
+#define CUDA_CHECK(call)                                                     \
+  do {                                                                       \
+    cudaError_t course_status_ = (call);                                     \
+    if (course_status_ != cudaSuccess)                                       \
+      ::course::throw_cuda_error(course_status_, #call, __FILE__, __LINE__); \
   } while (0)
 
 /// Checks a cuBLAS call; throws course::CudaError with file:line, the call and the status.
-#define CUBLAS_CHECK(call)                                                      \
-  do {                                                                          \
-    cublasStatus_t course_status_ = (call);                                     \
-    if (course_status_ != CUBLAS_STATUS_SUCCESS)                                \
-      ::course::throw_cublas_error(course_status_, #call, __FILE__, __LINE__);  \
+#define CUBLAS_CHECK(call)                                                     \
+  do {                                                                         \
+    cublasStatus_t course_status_ = (call);                                    \
+    if (course_status_ != CUBLAS_STATUS_SUCCESS)                               \
+      ::course::throw_cublas_error(course_status_, #call, __FILE__, __LINE__); \
   } while (0)
 
 /// Put right after every kernel launch: a bad launch configuration (too many threads, too much

@@ -108,9 +108,15 @@ const Cli::Option& Cli::find(const std::string& name, Kind kind) const {
   return it->second;
 }
 
-long Cli::get(const std::string& name) const { return find(name, Kind::kNumber).number; }
-const std::string& Cli::str(const std::string& name) const { return find(name, Kind::kText).text; }
-bool Cli::on(const std::string& name) const { return find(name, Kind::kFlag).on; }
+long Cli::get(const std::string& name) const {
+  return find(name, Kind::kNumber).number;
+}
+const std::string& Cli::str(const std::string& name) const {
+  return find(name, Kind::kText).text;
+}
+bool Cli::on(const std::string& name) const {
+  return find(name, Kind::kFlag).on;
+}
 bool Cli::given(const std::string& name) const {
   auto it = options_.find(name);
   return it != options_.end() && it->second.given;

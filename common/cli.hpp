@@ -36,10 +36,10 @@ class Cli {
   /// on `--help` prints the usage to stdout and exits 0.
   void parse(int argc, const char* const* argv);
 
-  long get(const std::string& name) const;            ///< a number option's value
+  long get(const std::string& name) const;                ///< a number option's value
   const std::string& str(const std::string& name) const;  ///< a text option's value
-  bool on(const std::string& name) const;             ///< whether a switch was given
-  bool given(const std::string& name) const;          ///< whether the option was on the command line
+  bool on(const std::string& name) const;                 ///< whether a switch was given
+  bool given(const std::string& name) const;  ///< whether the option was on the command line
   bool help_requested() const { return help_; }
 
   std::string usage() const;  ///< the usage text

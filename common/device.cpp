@@ -15,11 +15,13 @@ DeviceInfo probe_device(int index) {
   if (err != cudaSuccess || count == 0) {
     cudaGetLastError();  // clear the sticky-free error so later calls start clean
     info.reason = std::string("no CUDA device (") +
-                  (err != cudaSuccess ? cudaGetErrorString(err) : "the driver reports 0 devices") + ")";
+                  (err != cudaSuccess ? cudaGetErrorString(err) : "the driver reports 0 devices") +
+                  ")";
     return info;
   }
   if (index >= count) {
-    info.reason = "no CUDA device " + std::to_string(index) + " (found " + std::to_string(count) + ")";
+    info.reason =
+        "no CUDA device " + std::to_string(index) + " (found " + std::to_string(count) + ")";
     return info;
   }
   cudaDeviceProp prop{};
@@ -35,7 +37,9 @@ DeviceInfo probe_device(int index) {
   return info;
 }
 
-std::string cc_string(int cc) { return std::to_string(cc / 10) + "." + std::to_string(cc % 10); }
+std::string cc_string(int cc) {
+  return std::to_string(cc / 10) + "." + std::to_string(cc % 10);
+}
 
 std::string device_unusable_reason(const DeviceInfo& info, int min_cc) {
   if (!info.present) return info.reason;

@@ -8,12 +8,12 @@ namespace course {
 
 /// Exit codes shared by every lesson program and test, so scripts can tell the cases apart.
 enum ExitCode : int {
-  kExitOk = 0,             ///< ran and passed
-  kExitFailed = 1,         ///< ran and failed (wrong result, CUDA error, not implemented yet)
-  kExitUsage = 2,          ///< bad command line: usage printed, nothing run
-  kExitNoDevice = 3,       ///< no usable CUDA device (no GPU, or no driver)
-  kExitDeviceTooOld = 4,   ///< a GPU below the lesson's minimum compute capability
-  kExitSkipped = 77,       ///< a test program skipped (CTest's SKIP_RETURN_CODE)
+  kExitOk = 0,            ///< ran and passed
+  kExitFailed = 1,        ///< ran and failed (wrong result, CUDA error, not implemented yet)
+  kExitUsage = 2,         ///< bad command line: usage printed, nothing run
+  kExitNoDevice = 3,      ///< no usable CUDA device (no GPU, or no driver)
+  kExitDeviceTooOld = 4,  ///< a GPU below the lesson's minimum compute capability
+  kExitSkipped = 77,      ///< a test program skipped (CTest's SKIP_RETURN_CODE)
 };
 
 /// What probe_device() found. Never throws: "no GPU" is an answer, not an error.

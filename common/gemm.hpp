@@ -22,8 +22,8 @@ namespace course {
 using bf16 = __nv_bfloat16;
 
 /// The FP32 GEMM signature: (M, N, K, alpha, A, B, beta, C), device pointers, row-major.
-using SgemmFn = std::function<void(int M, int N, int K, float alpha, const float* A,
-                                   const float* B, float beta, float* C)>;
+using SgemmFn = std::function<void(int M, int N, int K, float alpha, const float* A, const float* B,
+                                   float beta, float* C)>;
 
 /// The bf16 GEMM signature: (M, N, K, alpha, A (M x K), B (N x K), beta, C (M x N)).
 using Bf16GemmFn = std::function<void(int M, int N, int K, float alpha, const bf16* A,

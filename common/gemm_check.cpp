@@ -9,16 +9,13 @@ namespace course {
 
 std::vector<GemmShape> gemm_shape_grid(bool large) {
   std::vector<GemmShape> grid = {
-      {1, 1, 1, 1.0f, 0.0f},         // the smallest problem
-      {1, 1, 1, -0.5f, 2.0f},
-      {7, 13, 5, 1.0f, 0.0f},        // primes
-      {31, 17, 29, 0.75f, -1.25f},
-      {64, 64, 64, 1.0f, 0.0f},      // a tile multiple
-      {33, 65, 17, 1.5f, 0.5f},      // one past a tile, non-square
-      {127, 63, 130, -1.0f, 0.0f},
-      {257, 255, 300, 1.25f, -0.75f},  // ragged in every dimension
-      {200, 3, 511, 1.0f, 1.0f},     // tall and thin
-      {3, 300, 97, 2.0f, 0.0f},      // short and wide
+      {1, 1, 1, 1.0f, 0.0f},                                        // the smallest problem
+      {1, 1, 1, -0.5f, 2.0f},      {7, 13, 5, 1.0f, 0.0f},          // primes
+      {31, 17, 29, 0.75f, -1.25f}, {64, 64, 64, 1.0f, 0.0f},        // a tile multiple
+      {33, 65, 17, 1.5f, 0.5f},                                     // one past a tile, non-square
+      {127, 63, 130, -1.0f, 0.0f}, {257, 255, 300, 1.25f, -0.75f},  // ragged in every dimension
+      {200, 3, 511, 1.0f, 1.0f},                                    // tall and thin
+      {3, 300, 97, 2.0f, 0.0f},                                     // short and wide
   };
   if (large) {
     grid.push_back({1024, 1024, 1024, 1.0f, 0.0f});
@@ -28,7 +25,9 @@ std::vector<GemmShape> gemm_shape_grid(bool large) {
 }
 
 namespace {
-std::string tag(const char* what, const GemmShape& s) { return std::string(what) + " " + s.str(); }
+std::string tag(const char* what, const GemmShape& s) {
+  return std::string(what) + " " + s.str();
+}
 }  // namespace
 
 VerifyReport check_sgemm(const SgemmFn& gemm, const GemmShape& s, const VerifyOptions& options) {
@@ -68,7 +67,8 @@ GemmBench bench(const Fn& gemm, const Baseline& baseline, const DeviceBuffer<T>&
                 const DeviceBuffer<T>& B, DeviceBuffer<T>& C, int M, int N, int K,
                 const TimingOptions& options) {
   GemmBench b;
-  b.cublas = time_gpu([&] { baseline(M, N, K, 1.0f, A.data(), B.data(), 0.0f, C.data()); }, options);
+  b.cublas =
+      time_gpu([&] { baseline(M, N, K, 1.0f, A.data(), B.data(), 0.0f, C.data()); }, options);
   b.kernel = time_gpu([&] { gemm(M, N, K, 1.0f, A.data(), B.data(), 0.0f, C.data()); }, options);
   b.kernel_tflops = tflops(gemm_flops(M, N, K), b.kernel.median_ms);
   b.cublas_tflops = tflops(gemm_flops(M, N, K), b.cublas.median_ms);

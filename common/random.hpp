@@ -27,7 +27,8 @@ void set_run_seed(std::uint64_t seed);
 std::uint64_t derive_seed(const std::string& label);
 
 /// Fills `n` floats with independent uniform values in [lo, hi) from `seed`.
-void fill_uniform(float* data, std::size_t n, std::uint64_t seed, float lo = -1.0f, float hi = 1.0f);
+void fill_uniform(float* data, std::size_t n, std::uint64_t seed, float lo = -1.0f,
+                  float hi = 1.0f);
 
 /// `rows x cols` uniform values in [-1, 1), row-major, from `seed`.
 std::vector<float> random_matrix(int rows, int cols, std::uint64_t seed);

@@ -70,10 +70,18 @@ std::string quote(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];
@@ -109,7 +117,9 @@ JsonLine& JsonLine::add(const std::string& key, long value) {
   fields_.emplace_back(key, std::to_string(value));
   return *this;
 }
-JsonLine& JsonLine::add(const std::string& key, int value) { return add(key, static_cast<long>(value)); }
+JsonLine& JsonLine::add(const std::string& key, int value) {
+  return add(key, static_cast<long>(value));
+}
 JsonLine& JsonLine::add(const std::string& key, bool value) {
   fields_.emplace_back(key, value ? "true" : "false");
   return *this;

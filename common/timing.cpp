@@ -72,8 +72,14 @@ TimingStats time_gpu(const std::function<void()>& work, const TimingOptions& opt
   return summarize_times(times);
 }
 
-double tflops(double flops, double ms) { return flops / (ms * 1e-3) / 1e12; }
-double gbps(double bytes, double ms) { return bytes / (ms * 1e-3) / 1e9; }
-double gemm_flops(int M, int N, int K) { return 2.0 * M * N * static_cast<double>(K); }
+double tflops(double flops, double ms) {
+  return flops / (ms * 1e-3) / 1e12;
+}
+double gbps(double bytes, double ms) {
+  return bytes / (ms * 1e-3) / 1e9;
+}
+double gemm_flops(int M, int N, int K) {
+  return 2.0 * M * N * static_cast<double>(K);
+}
 
 }  // namespace course

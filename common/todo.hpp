@@ -19,7 +19,9 @@ class NotImplemented : public std::logic_error {
 };
 
 /// Throws NotImplemented for `what` (the function and its file).
-[[noreturn]] inline void not_implemented(const std::string& what) { throw NotImplemented(what); }
+[[noreturn]] inline void not_implemented(const std::string& what) {
+  throw NotImplemented(what);
+}
 
 }  // namespace course
 

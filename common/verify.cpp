@@ -35,7 +35,9 @@ bf16 bf16_of(std::uint16_t u) {
   return h;
 }
 // bf16 is the top half of a float: widening is a shift, exact, and keeps NaN payloads.
-float widen(bf16 h) { return float_of(static_cast<std::uint32_t>(bits_of(h)) << 16); }
+float widen(bf16 h) {
+  return float_of(static_cast<std::uint32_t>(bits_of(h)) << 16);
+}
 
 std::string sci(double v) {
   char buf[32];
@@ -64,10 +66,10 @@ void scan_canaries(const std::vector<T>& guarded, std::size_t inner, std::size_t
 // Everything the checks need, in float (bf16 inputs are widened exactly).
 struct Problem {
   GemmShape s;
-  const float* A;   // M x K
-  const float* B;   // K x N
-  const float* C0;  // M x N (nullptr when beta == 0)
-  const float* got; // M x N
+  const float* A;    // M x K
+  const float* B;    // K x N
+  const float* C0;   // M x N (nullptr when beta == 0)
+  const float* got;  // M x N
   std::uint32_t poison;
   Tolerance tol;
 };
@@ -235,8 +237,8 @@ std::string likely_cause(const Problem& p, const Compared& c, const VerifyReport
     for (std::size_t ri = 0; ri < c.rows.size(); ++ri) {
       const int i = c.rows[ri];
       for (int j = 0; j < N; ++j) {
-        const std::size_t e = col_major ? static_cast<std::size_t>(j) * M + i
-                                        : static_cast<std::size_t>(j) * N + i;
+        const std::size_t e =
+            col_major ? static_cast<std::size_t>(j) * M + i : static_cast<std::size_t>(j) * N + i;
         if (!close(p.got[e], c.R(ri, j), c.bound(ri, j))) return false;
       }
     }
@@ -249,7 +251,9 @@ std::string likely_cause(const Problem& p, const Compared& c, const VerifyReport
 
   // alpha and beta.
   const double a = s.alpha, b = s.beta;
-  auto C0 = [&](int i, int j) { return p.C0 ? double(p.C0[static_cast<std::size_t>(i) * N + j]) : 0.0; };
+  auto C0 = [&](int i, int j) {
+    return p.C0 ? double(p.C0[static_cast<std::size_t>(i) * N + j]) : 0.0;
+  };
   struct Model {
     const char* what;
     std::function<double(std::size_t, int, int)> f;
@@ -319,7 +323,8 @@ std::string likely_cause(const Problem& p, const Compared& c, const VerifyReport
       for (int j = 0; j < N && all; ++j) {
         double acc = 0;
         for (int k = 0; k < kk; ++k)
-          acc += double(p.A[static_cast<std::size_t>(i) * s.K + k]) * p.B[static_cast<std::size_t>(k) * N + j];
+          acc += double(p.A[static_cast<std::size_t>(i) * s.K + k]) *
+                 p.B[static_cast<std::size_t>(k) * N + j];
         const double m = a * acc + b * C0(i, j);
         const double got = p.got[static_cast<std::size_t>(i) * N + j];
         all = close(got, m, c.bound(ri, j));
@@ -369,7 +374,8 @@ VerifyReport verify_core(const Problem& p, VerifyReport r, const VerifyOptions& 
   for (int ri = 0; ri < nr; ++ri)
     for (int k = 0; k < K; ++k) As(ri, k) = p.A[static_cast<std::size_t>(c.rows[ri]) * K + k];
   MatD Bd = Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
-                p.B, K, N).cast<double>();
+                p.B, K, N)
+                .cast<double>();
   c.P.noalias() = As * Bd;
   c.absP.noalias() = As.cwiseAbs() * Bd.cwiseAbs();
   c.R.resize(nr, N);
@@ -377,14 +383,16 @@ VerifyReport verify_core(const Problem& p, VerifyReport r, const VerifyOptions& 
   const double floor = p.tol.element * 1e-30;
   for (int ri = 0; ri < nr; ++ri) {
     for (int j = 0; j < N; ++j) {
-      const double c0 = (s.beta != 0.0f && p.C0) ? p.C0[static_cast<std::size_t>(c.rows[ri]) * N + j] : 0.0;
+      const double c0 =
+          (s.beta != 0.0f && p.C0) ? p.C0[static_cast<std::size_t>(c.rows[ri]) * N + j] : 0.0;
       c.R(ri, j) = s.alpha * c.P(ri, j) + s.beta * c0;
       c.bound(ri, j) =
           p.tol.element * (std::fabs(s.alpha) * c.absP(ri, j) + std::fabs(s.beta * c0)) + floor;
     }
   }
 
-  std::vector<char> bad(static_cast<std::size_t>(nr) * N, 0), unw(bad.size(), 0), nonf(bad.size(), 0);
+  std::vector<char> bad(static_cast<std::size_t>(nr) * N, 0), unw(bad.size(), 0),
+      nonf(bad.size(), 0);
   double err2 = 0, ref2 = 0;
   for (int ri = 0; ri < nr; ++ri) {
     for (int j = 0; j < N; ++j) {
@@ -446,7 +454,9 @@ Tolerance Tolerance::fp32(int K) {
   const double t = 1e-5 * std::sqrt(static_cast<double>(std::max(K, 1)));
   return {t, t};
 }
-Tolerance Tolerance::bf16() { return {1e-2, 1e-2}; }
+Tolerance Tolerance::bf16() {
+  return {1e-2, 1e-2};
+}
 
 std::size_t guard_band(int M, int N) {
   (void)M;
@@ -457,14 +467,16 @@ std::size_t guard_band(int M, int N) {
 std::vector<float> make_guarded_output(const GemmShape& s, const std::vector<float>& C0) {
   const std::size_t MN = static_cast<std::size_t>(s.M) * s.N, band = guard_band(s.M, s.N);
   std::vector<float> out(MN + 2 * band, float_of(kCanaryF32));
-  for (std::size_t e = 0; e < MN; ++e) out[band + e] = s.beta == 0.0f ? float_of(kPoisonF32) : C0.at(e);
+  for (std::size_t e = 0; e < MN; ++e)
+    out[band + e] = s.beta == 0.0f ? float_of(kPoisonF32) : C0.at(e);
   return out;
 }
 
 std::vector<bf16> make_guarded_output_bf16(const GemmShape& s, const std::vector<bf16>& C0) {
   const std::size_t MN = static_cast<std::size_t>(s.M) * s.N, band = guard_band(s.M, s.N);
   std::vector<bf16> out(MN + 2 * band, bf16_of(kCanaryBf16));
-  for (std::size_t e = 0; e < MN; ++e) out[band + e] = s.beta == 0.0f ? bf16_of(kPoisonBf16) : C0.at(e);
+  for (std::size_t e = 0; e < MN; ++e)
+    out[band + e] = s.beta == 0.0f ? bf16_of(kPoisonBf16) : C0.at(e);
   return out;
 }
 
@@ -475,8 +487,13 @@ VerifyReport verify_sgemm(const GemmShape& s, const std::vector<float>& A,
   const std::size_t MN = static_cast<std::size_t>(s.M) * s.N, band = guard_band(s.M, s.N);
   VerifyReport r;
   scan_canaries(guarded_out, MN, band, kCanaryF32, r);
-  Problem p{s, A.data(), B.data(), s.beta != 0.0f ? C0.data() : nullptr, guarded_out.data() + band,
-            kPoisonF32, resolve(options, Tolerance::fp32(s.K))};
+  Problem p{s,
+            A.data(),
+            B.data(),
+            s.beta != 0.0f ? C0.data() : nullptr,
+            guarded_out.data() + band,
+            kPoisonF32,
+            resolve(options, Tolerance::fp32(s.K))};
   return verify_core(p, r, options);
 }
 
@@ -494,8 +511,13 @@ VerifyReport verify_bf16_gemm(const GemmShape& s, const std::vector<bf16>& A,
       b[static_cast<std::size_t>(k) * s.N + n] = widen(B[static_cast<std::size_t>(n) * s.K + k]);
   for (std::size_t e = 0; e < c0.size(); ++e) c0[e] = widen(C0[e]);
   for (std::size_t e = 0; e < MN; ++e) got[e] = widen(guarded_out[band + e]);
-  Problem p{s,          a.data(), b.data(), c0.empty() ? nullptr : c0.data(), got.data(),
-            static_cast<std::uint32_t>(kPoisonBf16) << 16, resolve(options, Tolerance::bf16())};
+  Problem p{s,
+            a.data(),
+            b.data(),
+            c0.empty() ? nullptr : c0.data(),
+            got.data(),
+            static_cast<std::uint32_t>(kPoisonBf16) << 16,
+            resolve(options, Tolerance::bf16())};
   return verify_core(p, r, options);
 }
 
@@ -511,9 +533,10 @@ std::string VerifyReport::describe() const {
   }
   o << "FAILED " << name << " " << shape.str() << "\n";
   o << "  compared " << checked << " elements ("
-    << (sampled ? std::to_string(rows_checked) + " sampled rows" : "all " + std::to_string(rows_checked) + " rows")
-    << ") with Eigen in double: " << wrong << " wrong; in all of C: " << nonfinite
-    << " NaN/Inf, " << unwritten << " never written\n";
+    << (sampled ? std::to_string(rows_checked) + " sampled rows"
+                : "all " + std::to_string(rows_checked) + " rows")
+    << ") with Eigen in double: " << wrong << " wrong; in all of C: " << nonfinite << " NaN/Inf, "
+    << unwritten << " never written\n";
   o << "  canaries around C: ";
   if (canary_before == 0 && canary_after == 0) {
     o << "intact\n";

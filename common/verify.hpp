@@ -85,21 +85,21 @@ struct VerifyReport {
   bool passed = false;
   GemmShape shape;
   std::string label;
-  bool sampled = false;       ///< only some rows were compared with the reference
-  long rows_checked = 0;      ///< rows compared with the reference
-  long checked = 0;           ///< elements compared with the reference
-  long wrong = 0;             ///< of those, out of bounds (NaN/Inf included)
-  long nonfinite = 0;         ///< NaN or Inf anywhere in C (all elements scanned)
-  long unwritten = 0;         ///< still holding the poison or the untouched C0 (all scanned)
-  long canary_before = 0;     ///< canary values overwritten before C
-  long canary_after = 0;      ///< canary values overwritten after C
-  long first_after = -1;      ///< offset past the end of C of the first overwritten canary
-  double rel_frobenius = 0;   ///< ‖C − R‖ / ‖R‖ over the compared elements
+  bool sampled = false;      ///< only some rows were compared with the reference
+  long rows_checked = 0;     ///< rows compared with the reference
+  long checked = 0;          ///< elements compared with the reference
+  long wrong = 0;            ///< of those, out of bounds (NaN/Inf included)
+  long nonfinite = 0;        ///< NaN or Inf anywhere in C (all elements scanned)
+  long unwritten = 0;        ///< still holding the poison or the untouched C0 (all scanned)
+  long canary_before = 0;    ///< canary values overwritten before C
+  long canary_after = 0;     ///< canary values overwritten after C
+  long first_after = -1;     ///< offset past the end of C of the first overwritten canary
+  double rel_frobenius = 0;  ///< ‖C − R‖ / ‖R‖ over the compared elements
   double frobenius_limit = 0;
-  double worst_ratio = 0;     ///< max over elements of |C − R| / bound
+  double worst_ratio = 0;            ///< max over elements of |C − R| / bound
   std::vector<Mismatch> mismatches;  ///< the first few
-  std::string tile_map;       ///< which tiles are wrong, as text
-  std::string cause;          ///< the likely cause, or "" when passed
+  std::string tile_map;              ///< which tiles are wrong, as text
+  std::string cause;                 ///< the likely cause, or "" when passed
   /// The full diagnosis: verdict, counts, errors, first mismatches, tile map, likely cause.
   std::string describe() const;
 };

@@ -264,6 +264,28 @@ def split_regions(path):
     return outside, names
 
 
+SNIPPET = re.compile(r"\\snippet\s+(\S+)\s+(\S+)")
+
+
+def check_snippets(page):
+    """Every \\snippet of a chapter names a file from the top folder with exactly one pair of
+    //! [name] markers around non-empty code."""
+    problems = []
+    for path, name in SNIPPET.findall(page.read_text()):
+        src = ROOT / path
+        where = f"{page.relative_to(ROOT)}: \\snippet {path} {name}"
+        if not src.is_file():
+            problems.append(f"{where}: no such file (paths start at the top folder)")
+            continue
+        lines = src.read_text().splitlines()
+        marks = [i for i, l in enumerate(lines) if l.strip() == f"//! [{name}]"]
+        if len(marks) != 2:
+            problems.append(f"{where}: {len(marks)} '//! [{name}]' markers, expected 2")
+        elif not any(l.strip() for l in lines[marks[0] + 1:marks[1]]):
+            problems.append(f"{where}: the snippet is empty")
+    return problems
+
+
 def cmd_check_repo(_args):
     problems = []
     seen = set()
@@ -281,6 +303,8 @@ def cmd_check_repo(_args):
         if readme.is_file() and f"{{#lesson{lesson.num}}}" not in readme.read_text().splitlines()[0]:
             problems.append(f"{readme.relative_to(ROOT)}: the first line must end with "
                             f"{{#lesson{lesson.num}}} (the chapter's anchor)")
+        if readme.is_file():
+            problems += check_snippets(readme)
         if (ROOT / lesson.hints).is_file() and not read_hints(lesson):
             problems.append(f"{lesson.hints}: no '## Hint 1' sections")
         ex, sol = ROOT / "exercises" / lesson.dir, ROOT / "solutions" / lesson.dir

@@ -7,28 +7,33 @@ set -uo pipefail
 out=${1:-gpu-check-logs}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+logs=$out/logs  # every log; bundled as logs.tar.gz at the end
+mkdir -p "$logs"
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${GPU_CHECK_BUILD:-$root/build-gpu}
 cd "$root"
 declare -a rows
+failed=0
 
 step() {  # step NAME LOGFILE COMMAND...: run, log, remember the result
   local name=$1 log=$2
   shift 2
   local t0=$SECONDS
-  "$@" >"$out/$log" 2>&1
+  "$@" >"$logs/$log" 2>&1
   local rc=$?
+  [ $rc -eq 0 ] || failed=1
   rows+=("$(printf '%-34s %-6s %4ss  %s' "$name" "$([ $rc -eq 0 ] && echo ok || echo FAIL:$rc)" $((SECONDS - t0)) "$log")")
   return $rc
 }
 
-nvidia-smi --query-gpu=name,compute_cap,driver_version,clocks.max.sm,memory.total --format=csv >"$out/gpu.txt" 2>&1
-step "configure (native arch)" configure.log cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
-step "build" build.log cmake --build "$build" -j "$(nproc)" || { printf '%s\n' "${rows[@]}"; tail -30 "$out/build.log"; exit 1; }
-step "ctest (all but graders)" ctest.log bash -c "cd '$build' && ctest --label-exclude grade --output-on-failure -j 4"
-step "grade: stubs" grade-stubs.log python3 common/tools/course.py grade --build "$build"
-step "check-stubs" check-stubs.log python3 common/tools/course.py check-stubs --build "$build"
-step "grade: solutions swapped in" grade-solutions.log python3 common/tools/course.py grade --build "$build" --solution
+nvidia-smi --query-gpu=name,compute_cap,driver_version,clocks.max.sm,memory.total --format=csv >"$logs/gpu.txt" 2>&1
+m="make --no-print-directory BUILD=$build JOBS=$(nproc)"
+step "configure (native arch)" configure.log $m configure
+step "build" build.log $m build || { printf '%s\n' "${rows[@]}"; tail -30 "$logs/build.log"; exit 1; }
+step "make test (CPU + GPU tests)" ctest.log $m test
+step "make grade (the stubs)" grade-stubs.log $m grade
+step "make check-stubs" check-stubs.log $m check-stubs
+step "make grade SOLUTION=1" grade-solutions.log $m grade SOLUTION=1
 
 san() {  # san TOOL NAME BINARY ARGS...
   local tool=$1 name=$2
@@ -44,15 +49,20 @@ san memcheck planted "$build/bin/test_common" "[gpu][verify]"
 : >"$out/bench.jsonl"
 for n in $(python3 common/tools/course.py list | awk '/^  [0-9]/{print $1}'); do
   step "lesson$n (solution)" "lesson$n.log" "$build/bin/lesson${n}_solution" --json
-  grep '^{' "$out/lesson$n.log" >>"$out/bench.jsonl"
+  grep '^{' "$logs/lesson$n.log" >>"$out/bench.jsonl"
 done
 
+{
+  echo "GPU: $(tail -n +2 "$logs/gpu.txt")"
+  grep -E "tests passed|tests failed|Not Run|Skipped|Failed" "$logs/ctest.log" | head -8
+  echo
+  sed -n '/^Progress/,$p' "$logs/grade-stubs.log" | head -8
+  sed -n '/^Progress/,$p' "$logs/grade-solutions.log" | head -8
+  echo
+  printf '%-34s %-6s %5s  %s\n' step result time log
+  printf '%s\n' "${rows[@]}"
+} >"$out/summary.txt"
+tar -C "$out" -czf "$out/logs.tar.gz" logs && rm -rf "$logs"
 echo
-echo "GPU: $(tail -n +2 "$out/gpu.txt")"
-grep -E "tests passed|tests failed|Not Run|Skipped" "$out/ctest.log" | head -5
-echo
-sed -n '/^Progress/,$p' "$out/grade-stubs.log" | head -8
-sed -n '/^Progress/,$p' "$out/grade-solutions.log" | head -8
-echo
-printf '%-34s %-6s %5s  %s\n' step result time log
-printf '%s\n' "${rows[@]}"
+cat "$out/summary.txt"
+exit $failed

@@ -3,28 +3,36 @@
 # Says what it found, what it installed, and on a system without apt what to install by hand.
 set -euo pipefail
 
-# Debian 12 / Ubuntu 24.04 package names. catch2 is 2.13 on Debian 12 and 3.x on Ubuntu 24.04;
-# the tests build with either.
-packages=(cmake make g++ python3 libeigen3-dev catch2)
+# What the course needs, each with a probe and the Debian/Ubuntu package that provides it.
+# A tool already present some other way (CMake from pip, say) counts as present.
+# catch2 is 2.13 on Debian 12 and 3.x on Ubuntu 24.04; the tests build with either.
+have_cmake() {
+  command -v cmake >/dev/null 2>&1 || return 1
+  local v
+  v=$(cmake --version | sed -n 's/^cmake version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+  set -- $v
+  [ "${1:-0}" -gt 3 ] || { [ "${1:-0}" -eq 3 ] && [ "${2:-0}" -ge 24 ]; }
+}
+have_header() { for d in /usr/include /usr/local/include; do [ -e "$d/$1" ] && return 0; done; return 1; }
+have_catch2() { have_header catch2/catch.hpp || have_header catch2/catch_test_macros.hpp; }
 
 missing=()
-if command -v dpkg-query >/dev/null 2>&1; then
-  for p in "${packages[@]}"; do
-    if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-      :
-    else
-      missing+=("$p")
-    fi
-  done
-else
-  echo "setup: this system has no dpkg/apt. Install these yourself, then run make again:"
+have_cmake || missing+=(cmake)
+command -v make >/dev/null 2>&1 || missing+=(make)
+command -v g++ >/dev/null 2>&1 || missing+=(g++)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+have_header eigen3/Eigen/Dense || missing+=(libeigen3-dev)
+have_catch2 || missing+=(catch2)
+
+if ! command -v apt-get >/dev/null 2>&1 && [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: missing ${missing[*]}, and this system has no apt. Install them yourself:"
   echo "  CMake >= 3.24, a C++17 compiler, Python 3, Eigen 3.4 (headers), Catch2 2.13 or 3.x,"
-  echo "  and the CUDA toolkit (nvcc, cuBLAS) 12.x or 13.x."
-  exit 0
+  echo "  and the CUDA toolkit (nvcc, cuBLAS) 12.x or 13.x; then run make again."
+  exit 1
 fi
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "setup: system packages present (${packages[*]})"
+  echo "setup: everything present (CMake >= 3.24, make, g++, Python 3, Eigen, Catch2)"
 else
   echo "setup: installing ${missing[*]}"
   sudo=""
@@ -45,6 +53,10 @@ else
     fi
   fi
   echo "setup: installed ${missing[*]}"
+  if ! have_cmake; then
+    echo "setup: the packaged CMake is older than 3.24; install a newer one (pip install cmake)" >&2
+    exit 1
+  fi
 fi
 
 # The CUDA toolkit is not an apt package we can choose for you: check it and say what to do.

@@ -17,9 +17,15 @@ __global__ void faulty_sgemm(Fault fault, int M, int N, int K, float alpha, cons
     for (int k = 0; k < K; ++k) acc += A[row * K + k] * B[k * N + col];
   }
   switch (fault) {
-    case Fault::kTransposed: C[col * M + row] = alpha * acc + (beta != 0.0f ? beta * C[col * M + row] : 0.0f); break;
-    case Fault::kIgnoresBeta: C[row * N + col] = alpha * acc + C[row * N + col]; break;
-    case Fault::kReadsCWhenBeta0: C[row * N + col] = alpha * acc + beta * C[row * N + col]; break;
+    case Fault::kTransposed:
+      C[col * M + row] = alpha * acc + (beta != 0.0f ? beta * C[col * M + row] : 0.0f);
+      break;
+    case Fault::kIgnoresBeta:
+      C[row * N + col] = alpha * acc + C[row * N + col];
+      break;
+    case Fault::kReadsCWhenBeta0:
+      C[row * N + col] = alpha * acc + beta * C[row * N + col];
+      break;
     default:
       C[row * N + col] = alpha * acc + (beta != 0.0f && inside ? beta * C[row * N + col] : 0.0f);
   }

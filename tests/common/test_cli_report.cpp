@@ -71,16 +71,21 @@ TEST_CASE("Table lines up its columns", "[cpu][report]") {
   t.add_row({"naive", "12.5", "0.5"});
   t.add_row({"cuBLAS", "0.25", "55.0"});
   const std::string s = t.str();
-  CHECK(s == "kernel  ms    TFLOP/s\n"
-             "---------------------\n"
-             "naive   12.5      0.5\n"
-             "cuBLAS  0.25     55.0\n");
+  CHECK(s ==
+        "kernel  ms    TFLOP/s\n"
+        "---------------------\n"
+        "naive   12.5      0.5\n"
+        "cuBLAS  0.25     55.0\n");
   CHECK_THROWS(t.add_row({"short"}));
 }
 
 TEST_CASE("JsonLine writes one valid line, escaped, NaN as null", "[cpu][report]") {
   course::JsonLine j;
-  j.add("kernel", "say \"hi\"\n").add("ms", 1.5).add("M", 4096).add("ok", true).add("bad", 0.0 / 0.0);
+  j.add("kernel", "say \"hi\"\n")
+      .add("ms", 1.5)
+      .add("M", 4096)
+      .add("ok", true)
+      .add("bad", 0.0 / 0.0);
   CHECK(j.str() == R"({"kernel": "say \"hi\"\n", "ms": 1.5, "M": 4096, "ok": true, "bad": null})");
 }
 

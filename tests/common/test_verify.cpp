@@ -183,7 +183,8 @@ TEST_CASE("a transposed result is named", "[cpu][verify]") {
     auto right = p.ref;
     for (int i = 0; i < 20; ++i)
       for (int j = 0; j < 36; ++j)
-        p.out[p.band + std::size_t(j) * 20 + i] = static_cast<float>(right[std::size_t(i) * 36 + j]);
+        p.out[p.band + std::size_t(j) * 20 + i] =
+            static_cast<float>(right[std::size_t(i) * 36 + j]);
     auto r = p.check();
     INFO(r.describe());
     CHECK_FALSE(r.passed);
@@ -214,10 +215,15 @@ TEST_CASE("wrong alpha or beta is named", "[cpu][verify]") {
     const char* expect;
   };
   std::vector<Case> cases = {
-      {"beta ignored", [](double ab, double c0, float a, float) { return a * ab + c0; }, "beta is ignored"},
-      {"beta*C dropped", [](double ab, double, float a, float) { return a * ab; }, "beta*C term is missing"},
-      {"alpha ignored", [](double ab, double c0, float, float b) { return ab + b * c0; }, "alpha is ignored"},
-      {"scaled twice", [](double ab, double c0, float a, float b) { return 1.5 * (a * ab + b * c0); }, "factor of 1.5"},
+      {"beta ignored", [](double ab, double c0, float a, float) { return a * ab + c0; },
+       "beta is ignored"},
+      {"beta*C dropped", [](double ab, double, float a, float) { return a * ab; },
+       "beta*C term is missing"},
+      {"alpha ignored", [](double ab, double c0, float, float b) { return ab + b * c0; },
+       "alpha is ignored"},
+      {"scaled twice",
+       [](double ab, double c0, float a, float b) { return 1.5 * (a * ab + b * c0); },
+       "factor of 1.5"},
   };
   for (const auto& c : cases) {
     Planted p({17, 23, 19, 1.5f, -0.75f});
