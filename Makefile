@@ -63,7 +63,7 @@ list:
 lesson-%:
 	@n=$$($(COURSE) resolve $*) || exit 2; \
 	$(MAKE) --no-print-directory configure >/dev/null; \
-	target=lesson$$n$(if $(SOLUTION),_solution); \
+	target=lesson$${n}$(if $(SOLUTION),_solution); \
 	cmake --build $(BUILD) --target $$target -j $(JOBS) >/dev/null || cmake --build $(BUILD) --target $$target; \
 	echo "== $$target $(ARGS)"; \
 	cd $(BUILD) && ./bin/$$target $(ARGS)
