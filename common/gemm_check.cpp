@@ -25,40 +25,44 @@ std::vector<GemmShape> gemm_shape_grid(bool large) {
 }
 
 namespace {
+
 std::string tag(const char* what, const GemmShape& s) {
   return std::string(what) + " " + s.str();
 }
+
+// Runs `gemm` once on the inputs with the guarded output on the device, then hands the result to
+// `verify` (verify_sgemm or verify_bf16_gemm).
+template <typename T, typename Fn, typename Verify>
+VerifyReport run_and_verify(const Fn& gemm, const GemmShape& s, const std::vector<T>& A,
+                            const std::vector<T>& B, const std::vector<T>& C0, std::vector<T> out,
+                            const Verify& verify) {
+  const std::size_t band = guard_band(s.M, s.N);
+  DeviceBuffer<T> dA(A), dB(B), dC(out);
+  gemm(s.M, s.N, s.K, s.alpha, dA.data(), dB.data(), s.beta, dC.data() + band);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  dC.download(out.data(), out.size());
+  return verify(out);
+}
+
 }  // namespace
 
 VerifyReport check_sgemm(const SgemmFn& gemm, const GemmShape& s, const VerifyOptions& options) {
   const auto A = random_matrix(s.M, s.K, derive_seed(tag("A", s)));
   const auto B = random_matrix(s.K, s.N, derive_seed(tag("B", s)));
   const auto C0 = random_matrix(s.M, s.N, derive_seed(tag("C", s)));
-  auto out = make_guarded_output(s, C0);
-  const std::size_t band = guard_band(s.M, s.N);
-
-  DeviceBuffer<float> dA(A), dB(B), dC(out);
-  gemm(s.M, s.N, s.K, s.alpha, dA.data(), dB.data(), s.beta, dC.data() + band);
-  CUDA_CHECK(cudaGetLastError());
-  CUDA_CHECK(cudaDeviceSynchronize());
-  dC.download(out.data(), out.size());
-  return verify_sgemm(s, A, B, C0, out, options);
+  return run_and_verify(gemm, s, A, B, C0, make_guarded_output(s, C0),
+                        [&](const auto& out) { return verify_sgemm(s, A, B, C0, out, options); });
 }
 
 VerifyReport check_bf16_gemm(const Bf16GemmFn& gemm, const GemmShape& s,
                              const VerifyOptions& options) {
   const auto A = random_matrix_bf16(s.M, s.K, derive_seed(tag("A", s)));
-  const auto B = random_matrix_bf16(s.N, s.K, derive_seed(tag("B", s)));
+  const auto B = random_matrix_bf16(s.N, s.K, derive_seed(tag("B", s)));  // N x K
   const auto C0 = random_matrix_bf16(s.M, s.N, derive_seed(tag("C", s)));
-  auto out = make_guarded_output_bf16(s, C0);
-  const std::size_t band = guard_band(s.M, s.N);
-
-  DeviceBuffer<bf16> dA(A), dB(B), dC(out);
-  gemm(s.M, s.N, s.K, s.alpha, dA.data(), dB.data(), s.beta, dC.data() + band);
-  CUDA_CHECK(cudaGetLastError());
-  CUDA_CHECK(cudaDeviceSynchronize());
-  dC.download(out.data(), out.size());
-  return verify_bf16_gemm(s, A, B, C0, out, options);
+  return run_and_verify(gemm, s, A, B, C0, make_guarded_output_bf16(s, C0), [&](const auto& out) {
+    return verify_bf16_gemm(s, A, B, C0, out, options);
+  });
 }
 
 namespace {
