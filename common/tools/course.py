@@ -170,7 +170,7 @@ def grade_lesson(build, lesson, solution):
         status = "passed"
     gpu_state, _, gpu_reason = parts["gpu"]
     if gpu_state == "skipped":
-        gpu = f"skipped: {gpu_reason}"
+        gpu = "skipped"
     elif gpu_state == "none":
         gpu = "no GPU part"
     else:
@@ -178,7 +178,7 @@ def grade_lesson(build, lesson, solution):
     pct = None
     if status == "passed" and gpu_state == "passed":
         pct = speed(build, lesson, solution)
-    return status, gpu, pct, parts
+    return status, gpu, pct, parts, gpu_reason
 
 
 def cmd_grade(args):
@@ -186,7 +186,7 @@ def cmd_grade(args):
     which = "reference solutions" if args.solution else "your exercises"
     if args.lesson:
         lesson = resolve(args.lesson)
-        status, gpu, pct, parts = grade_lesson(build, lesson, args.solution)
+        status, gpu, pct, parts, _ = grade_lesson(build, lesson, args.solution)
         for tag, (state, out, reason) in parts.items():
             if state == "none":
                 continue
@@ -205,9 +205,11 @@ def cmd_grade(args):
                   f"make hint-{int(lesson.num)} gives a hint.")
         return 0 if status in ("passed", "skipped") else 1
 
-    rows = []
+    rows, reasons = [], set()
     for lesson in lessons():
-        status, gpu, pct, _ = grade_lesson(build, lesson, args.solution)
+        status, gpu, pct, _, reason = grade_lesson(build, lesson, args.solution)
+        if reason:
+            reasons.add(reason)
         rows.append((lesson.num, lesson.title, status, gpu, "-" if pct is None else f"{pct:.1f}%"))
     heads = ("lesson", "title", "status", "GPU part", "% of cuBLAS")
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
@@ -216,6 +218,8 @@ def cmd_grade(args):
     print("-" * (sum(widths) + 2 * (len(widths) - 1)))
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
+    for reason in sorted(reasons):
+        print(f"\nGPU parts skipped: {reason}")
     done = sum(1 for r in rows if r[2] == "passed")
     print(f"\n{done} of {len(rows)} lessons passed. make grade-N shows the diagnosis of lesson N.")
     return 0
