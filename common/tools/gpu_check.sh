@@ -45,6 +45,14 @@ san racecheck test02 "$build/bin/test02" "[gpu]"
 san memcheck lesson02 "$build/bin/lesson02_solution" --width 37 --height 23 --block-x 16 --block-y 8 --n 100003
 san memcheck lesson01 "$build/bin/lesson01_solution" --copy-mb 64 --size 512 --reps 2
 san memcheck planted "$build/bin/test_common" "[gpu][verify]"
+# Every GEMM lesson's reference solution at a ragged size, under memcheck and racecheck.
+for main in lessons/*/main.cu; do
+  grep -q 'common/gemm_driver.hpp' "$main" || continue
+  n=$(basename "$(dirname "$main")" | cut -d- -f1)
+  for tool in memcheck racecheck; do
+    san $tool "lesson$n" "$build/bin/lesson${n}_solution" --m 257 --n 255 --k 300 --reps 1 --warmup 1
+  done
+done
 
 : >"$out/bench.jsonl"
 for n in $(python3 common/tools/course.py list | awk '/^  [0-9]/{print $1}'); do

@@ -1,0 +1,53 @@
+/// \file gemm_driver.hpp
+/// \brief The shared driver of the GEMM lessons: check each kernel, time it against cuBLAS in the
+/// same process, print a table for people and JSON lines for tools.
+///
+/// A GEMM lesson's main() declares its kernels and calls run_sgemm_lesson(). The options are the
+/// same in every lesson: `--size N` (M = N = K), or `--m`, `--n`, `--k` one by one; `--reps`,
+/// `--warmup`; `--json`; `--no-check` to skip the correctness checks.
+#pragma once
+
+#include "common/cli.hpp"
+#include "common/gemm.hpp"
+#include "common/gemm_check.hpp"
+
+#include <string>
+#include <vector>
+
+namespace course {
+
+/// One kernel a lesson shows: its name in the table, its launcher, and whether it is the
+/// lesson's headline (the figure `make grade` reports as "% of cuBLAS").
+struct NamedSgemm {
+  std::string name;
+  SgemmFn fn;
+  bool headline = false;
+};
+
+/// What a lesson's driver measured for one kernel.
+struct SgemmResult {
+  std::string name;
+  bool checked = false, passed = false;
+  GemmBench bench;
+};
+
+/// Adds the common GEMM options (--size, --m, --n, --k, --reps, --warmup, --json, --no-check)
+/// to `cli`; a lesson may add its own before calling parse().
+void add_sgemm_options(Cli& cli);
+
+/// The problem size the options ask for: --m/--n/--k where given, else --size.
+GemmShape sgemm_shape_from(const Cli& cli);
+
+/// For each kernel: checks it against Eigen at a ragged size (257 x 255 x 300) and at the chosen
+/// size, then times it and cuBLAS SGEMM on the same inputs. Prints the table (and JSON lines with
+/// --json: lesson, kernel, M, N, K, ms, tflops, cublas_tflops, pct_of_cublas, gpu, headline).
+/// Returns the results; a failed check prints its diagnosis.
+std::vector<SgemmResult> measure_sgemm_kernels(const Cli& cli, const std::string& lesson,
+                                               const std::vector<NamedSgemm>& kernels);
+
+/// A whole GEMM lesson program: parses the common options, requires a GPU of `min_cc` (e.g. 75),
+/// runs measure_sgemm_kernels(), and returns the exit code (kExitFailed if any check failed).
+int run_sgemm_lesson(int argc, char** argv, const std::string& lesson, const std::string& summary,
+                     int min_cc, const std::vector<NamedSgemm>& kernels);
+
+}  // namespace course
