@@ -78,8 +78,8 @@ std::vector<SgemmResult> measure_sgemm_kernels(const Cli& cli, const std::string
   if (cli.on("json")) {
     for (std::size_t i = 0; i < results.size(); ++i) {
       const SgemmResult& r = results[i];
-      JsonLine()
-          .add("lesson", lesson)
+      JsonLine line;
+      line.add("lesson", lesson)
           .add("kernel", r.name)
           .add("M", s.M)
           .add("N", s.N)
@@ -93,8 +93,9 @@ std::vector<SgemmResult> measure_sgemm_kernels(const Cli& cli, const std::string
           .add("checked", r.checked)
           .add("passed", r.passed)
           .add("headline", kernels[i].headline)
-          .add("gpu", dev.name)
-          .print();
+          .add("gpu", dev.name);
+      if (kernels[i].intensity > 0) line.add("intensity", kernels[i].intensity);
+      line.print();
     }
   }
   return results;

@@ -22,6 +22,10 @@ struct NamedSgemm {
   std::string name;
   SgemmFn fn;
   bool headline = false;
+  /// The kernel's arithmetic intensity by design, in FLOP per byte it loads from global memory
+  /// (0.25 for one load of A and one of B per FMA; TILE / 4 with shared-memory tiles), or 0 when
+  /// the lesson does not say. The book's roofline places the kernel there.
+  double intensity = 0;
 };
 
 /// What a lesson's driver measured for one kernel.
