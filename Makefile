@@ -19,7 +19,7 @@ export PATH := $(PATH):/usr/local/cuda/bin
 endif
 
 .DEFAULT_GOAL := help
-.PHONY: help setup configure build test grade check-stubs check-repo gpu-check list clean
+.PHONY: help setup configure build test grade check-stubs check-repo gpu-check list clean book
 
 help:
 	@echo "The CUDA course: from 'what is on my GPU' to a Hopper TMA + wgmma GEMM."
@@ -29,6 +29,7 @@ help:
 	@echo "  make grade-N [SOLUTION=1]                grade lesson N, with the full diagnosis"
 	@echo "  make hint-N [RESET=1]                    the next hint for lesson N"
 	@echo "  make test                                the repository's own suite (solutions, helpers, stubs)"
+	@echo "  make book                                the book, offline HTML: book/html/index.html (no GPU needed)"
 	@echo "  make setup                               install the missing system packages"
 	@echo "  make list                                the lessons"
 	@echo "  make gpu-check OUT=dir                   on a GPU machine: build, tests, grades, sanitizers, figures"
@@ -87,6 +88,12 @@ check-stubs: build
 
 check-repo:
 	@$(COURSE) check-repo
+
+# The book: the chapters, the code they pull by \snippet, the harness API and the charts of book/data/,
+# as offline HTML in book/html/ (Doxygen). Fails on any Doxygen warning, then checks the result.
+book:
+	@$(SETUP) book
+	@$(PYTHON) book/build.py --check
 
 # One call on a GPU machine: configure for the GPU present, build, run every test, grade stubs and
 # solutions, run the sanitizers and the lesson programs; logs under OUT, a short table last.

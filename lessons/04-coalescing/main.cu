@@ -1,1 +1,186 @@
-int main() { return 0; }
+// Lesson 04: coalescing. The same one-thread-per-element SGEMM three ways: lesson 03's mapping
+// (x down the rows), the coalesced one (x along the columns), and the contrast (x along the
+// columns, B read transposed). First what one warp touches in each, counted with warp_access; then
+// each kernel checked against Eigen and timed against cuBLAS SGEMM in the same process.
+//
+// make lesson-4 runs it with your exercise, make lesson-4 SOLUTION=1 with the reference.
+// Options: --size N (M = N = K, default 4096) or --m/--n/--k, --reps, --warmup, --json,
+// --no-check; --help lists them.
+#include "coalesced_sgemm.hpp"
+#include "naive_sgemm.hpp"  // lesson 03's kernel, from its reference solution
+#include "warp_access.hpp"
+
+#include "common/buffers.hpp"
+#include "common/cli.hpp"
+#include "common/device.hpp"
+#include "common/gemm_check.hpp"
+#include "common/gemm_driver.hpp"
+#include "common/random.hpp"
+#include "common/report.hpp"
+#include "common/timing.hpp"
+
+#include <cstddef>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int kMinCc = 75;  // the manifest's minimum compute capability, 7.5
+
+struct Kernel {
+  const char* name;
+  lesson04::Mapping mapping;
+  const char* x_walks;  // what consecutive threadIdx.x (the lanes of a warp) move along
+};
+
+const Kernel kKernels[] = {
+    {"naive_sgemm (lesson 03)", lesson04::Mapping::kNaive, "down a column of C"},
+    {"coalesced_sgemm", lesson04::Mapping::kCoalesced, "along a row of C"},
+    {"transposed_b_sgemm", lesson04::Mapping::kTransposedB, "along a row of C (B as Bt)"},
+};
+
+std::string cost(const lesson04::WarpAccess& w) {
+  return std::to_string(w.sectors) + " / " + std::to_string(w.lines);
+}
+
+// What the first warp of each kernel asks for at step k = 0, in sectors / lines.
+void print_warp_trace(const course::GemmShape& s) {
+  std::printf(
+      "what one warp touches (sectors / lines): the first warp of block (0,0), step k = 0 of "
+      "the loop, M=%d N=%d K=%d\n",
+      s.M, s.N, s.K);
+  course::Table t(
+      {"kernel", "threadIdx.x walks", "A[row][k]", "B[k][col]", "bytes per k", "C store"});
+  for (const Kernel& k : kKernels) {
+    //! [trace]
+    const lesson04::WarpAddresses w = lesson04::first_warp_addresses(k.mapping, s.M, s.N, s.K);
+    const lesson04::WarpAccess a = lesson04::warp_access(w.a);
+    const lesson04::WarpAccess b = lesson04::warp_access(w.b);
+    const lesson04::WarpAccess c = lesson04::warp_access(w.c);
+    //! [trace]
+    t.add_row({k.name, k.x_walks, cost(a), cost(b),
+               std::to_string((a.sectors + b.sectors) * lesson04::kSectorBytes), cost(c)});
+  }
+  t.print();
+  std::printf(
+      "(a sector is 32 bytes, a line 128; a warp's 32 floats are 128 bytes, at best 4 sectors "
+      "in 1 line)\n\n");
+}
+
+int run(const course::Cli& cli) {
+  const course::GemmShape s = course::sgemm_shape_from(cli);
+  print_warp_trace(s);
+  course::require_device(kMinCc);  // without a usable GPU: the reason, and exit code 3 or 4
+
+  // The two kernels with the SGEMM signature: checked and timed against cuBLAS by the driver.
+  const std::vector<course::SgemmResult> measured = course::measure_sgemm_kernels(
+      cli, "04",
+      {{kKernels[0].name, lesson03::naive_sgemm, false},
+       {kKernels[1].name, lesson04::coalesced_sgemm, /*headline=*/true}});
+
+  // The contrast takes Bt, not B: checked through an adapter that transposes B first, and timed
+  // on its own on a Bt prepared beforehand, so only the kernel is in the timed region.
+  course::SgemmResult contrast;
+  contrast.name = kKernels[2].name;
+  if (!cli.on("no-check")) {
+    contrast.checked = contrast.passed = true;
+    for (course::GemmShape shape :
+         {course::GemmShape{257, 255, 300, 1.25f, -0.75f}, course::GemmShape{s.M, s.N, s.K}}) {
+      course::VerifyOptions o;
+      o.label = contrast.name;
+      const course::VerifyReport r =
+          course::check_sgemm(lesson04::transposed_b_for_checking(), shape, o);
+      if (!r.passed) {
+        std::printf("%s", r.describe().c_str());
+        contrast.passed = false;
+      }
+    }
+  }
+  course::TimingOptions timing;
+  timing.reps = static_cast<int>(cli.get("reps"));
+  timing.warmup = static_cast<int>(cli.get("warmup"));
+  timing.flush_l2 = true;  // as the driver times the others: each run starts with a cold L2
+  {
+    //! [contrast]
+    // The inputs the driver timed the other kernels on (same seeds), with B transposed on the
+    // host before any timing starts.
+    const std::vector<float> b = course::random_matrix(s.K, s.N, course::derive_seed("bench B"));
+    std::vector<float> bt(b.size());
+    for (std::size_t k = 0; k < static_cast<std::size_t>(s.K); ++k) {
+      for (std::size_t col = 0; col < static_cast<std::size_t>(s.N); ++col) {
+        bt[col * s.K + k] = b[k * s.N + col];
+      }
+    }
+    course::DeviceBuffer<float> A(course::random_matrix(s.M, s.K, course::derive_seed("bench A")));
+    course::DeviceBuffer<float> Bt(bt), C(static_cast<std::size_t>(s.M) * s.N);
+    contrast.bench.kernel = course::time_gpu(
+        [&] {
+          lesson04::transposed_b_sgemm(s.M, s.N, s.K, 1.0f, A.data(), Bt.data(), 0.0f, C.data());
+        },
+        timing);
+    //! [contrast]
+  }
+  // cuBLAS was timed with the coalesced kernel, on the same problem.
+  contrast.bench.cublas = measured.back().bench.cublas;
+  contrast.bench.cublas_tflops = measured.back().bench.cublas_tflops;
+  contrast.bench.kernel_tflops =
+      course::tflops(course::gemm_flops(s.M, s.N, s.K), contrast.bench.kernel.median_ms);
+  contrast.bench.pct_of_cublas =
+      100.0 * contrast.bench.cublas.median_ms / contrast.bench.kernel.median_ms;
+
+  //! [compare]
+  std::vector<course::SgemmResult> all = measured;
+  all.push_back(contrast);
+  const double naive_ms = all.front().bench.kernel.median_ms;
+  std::printf("\nthe three mappings, M=%d N=%d K=%d (cuBLAS SGEMM: %.3f ms, %.2f TFLOP/s)\n", s.M,
+              s.N, s.K, contrast.bench.cublas.median_ms, contrast.bench.cublas_tflops);
+  course::Table t({"kernel", "threadIdx.x walks", "ms", "TFLOP/s", "% of cuBLAS",
+                   "speed-up over lesson 03", "check"});
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const course::SgemmResult& r = all[i];
+    t.add_row({r.name, kKernels[i].x_walks, course::fixed(r.bench.kernel.median_ms, 3),
+               course::fixed(r.bench.kernel_tflops, 2),
+               course::fixed(r.bench.pct_of_cublas, 1) + "%",
+               course::fixed(naive_ms / r.bench.kernel.median_ms, 1) + "x",
+               !r.checked ? "skipped" : (r.passed ? "passed" : "FAILED")});
+  }
+  t.print();
+  //! [compare]
+
+  if (cli.on("json")) {
+    const course::GemmBench& b = contrast.bench;
+    course::JsonLine()
+        .add("lesson", "04")
+        .add("kernel", contrast.name)
+        .add("M", s.M)
+        .add("N", s.N)
+        .add("K", s.K)
+        .add("ms", b.kernel.median_ms)
+        .add("spread", b.kernel.spread())
+        .add("tflops", b.kernel_tflops)
+        .add("cublas_ms", b.cublas.median_ms)
+        .add("cublas_tflops", b.cublas_tflops)
+        .add("pct_of_cublas", b.pct_of_cublas)
+        .add("checked", contrast.checked)
+        .add("passed", contrast.passed)
+        .add("headline", false)
+        .add("gpu", course::probe_device(0).name)
+        .print();
+  }
+  for (const course::SgemmResult& r : all) {
+    if (r.checked && !r.passed) return course::kExitFailed;
+  }
+  return course::kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  course::Cli cli("lesson04",
+                  "coalescing: lesson 03's SGEMM with the thread mapping swapped, and a "
+                  "transposed-B contrast");
+  course::add_sgemm_options(cli);
+  cli.parse(argc, argv);
+  return course::guarded_main([&] { return run(cli); });
+}

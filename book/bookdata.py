@@ -1,0 +1,146 @@
+"""The measured results in book/data/, read once for the pages (build.py) and the charts (charts.py).
+
+Each book/data/*.jsonl file holds the JSON lines the lesson programs print with --json on one GPU
+(`make gpu-check` collects them). Three kinds of line matter here:
+
+- lesson 01's ceilings: {"lesson": "01", "what": "copy_bandwidth" | "cublas_sgemm", "value",
+  "unit", "peak", "pct_of_peak", "gpu"}: the measured copy bandwidth and cuBLAS SGEMM rate, with
+  the datasheet peaks they are compared to;
+- GEMM kernels, one line each (no "what" key): {"lesson", "kernel", "M", "N", "K", "ms",
+  "spread", "tflops", "cublas_ms", "cublas_tflops", "pct_of_cublas", "checked", "passed",
+  "headline", "gpu"}, with optional "intensity" (the kernel's own arithmetic intensity, FLOP per
+  byte) and "precision" ("fp32" when absent);
+- a lesson's own measurements, with a "what" key (lesson 06's "occupancy", "occupancy_sweep" and
+  "wave_quantization"): charted by charts.py when it knows the kind, in that lesson's chapter;
+- everything else (lesson 02's "launch" lines, say) is kept but not charted.
+
+Standard library only: build.py runs under any Python 3, charts.py under one with matplotlib.
+"""
+
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "common" / "tools"))
+import course  # noqa: E402  (the manifest reader: the one list of lessons)
+
+# Bytes per element of A, B and C, for the problem's own intensity.
+ELEMENT_BYTES = {"fp32": 4, "tf32": 4, "bf16": 2, "fp16": 2}
+# Lesson 01's ceiling line for each precision.
+CEILING_WHAT = {"fp32": "cublas_sgemm"}
+
+
+class DataError(Exception):
+    pass
+
+
+def lesson_order():
+    """Lesson numbers in course order, from the manifest."""
+    return [l.num for l in course.lessons()]
+
+
+def precision_of(line):
+    return str(line.get("precision", "fp32")).lower()
+
+
+def precision_label(p):
+    return p.upper() if p.startswith("fp") or p.startswith("tf") else p
+
+
+def problem_intensity(line):
+    """2MNK / (bytes per element * (MK + KN + MN)): each of A, B read and C written once."""
+    m, n, k = float(line["M"]), float(line["N"]), float(line["K"])
+    b = ELEMENT_BYTES.get(precision_of(line), 4)
+    return 2 * m * n * k / (b * (m * k + k * n + m * n))
+
+
+def slug(text):
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+class GpuData:
+    """One data file: one GPU."""
+
+    def __init__(self, path):
+        self.path = path
+        self.stem = slug(path.stem)
+        self.rel = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
+        self.lines = []
+        for n, text in enumerate(path.read_text().splitlines(), 1):
+            if not text.strip():
+                continue
+            try:
+                obj = json.loads(text)
+            except json.JSONDecodeError as e:
+                raise DataError(f"{self.rel}:{n}: not a JSON object: {e}") from None
+            if not isinstance(obj, dict):
+                raise DataError(f"{self.rel}:{n}: not a JSON object")
+            obj["lesson"] = str(obj.get("lesson", "")).zfill(2)
+            self.lines.append(obj)
+        names = [l["gpu"] for l in self.lines if l.get("gpu")]
+        self.gpu = names[0] if names else path.stem
+        order = {num: i for i, num in enumerate(lesson_order())}
+        self.ceilings = {l["what"]: l for l in self.lines if l["lesson"] == "01" and "what" in l}
+        # A lesson's own kinds of measurement, in the order printed: {(lesson, what): [lines]}.
+        self.extras = {}
+        for l in self.lines:
+            if "what" in l and l["lesson"] != "01":
+                self.extras.setdefault((l["lesson"], str(l["what"])), []).append(l)
+        gemm = []
+        for i, l in enumerate(self.lines):
+            if "kernel" not in l or "what" in l:
+                continue
+            missing = [k for k in ("M", "N", "K", "tflops", "pct_of_cublas") if k not in l]
+            if missing:
+                raise DataError(f"{self.rel}: the line of kernel {l['kernel']!r} lacks {missing}")
+            gemm.append((order.get(l["lesson"], len(order)), i, l))
+        # Course order: by lesson (manifest order), then in the order the program printed them.
+        self.gemm = [l for _, _, l in sorted(gemm, key=lambda t: (t[0], t[1]))]
+
+    def precisions(self):
+        """The precisions to draw a roofline for: those of the kernels, and FP32 when lesson 01
+        measured its ceilings."""
+        ps = []
+        if "cublas_sgemm" in self.ceilings or "copy_bandwidth" in self.ceilings:
+            ps.append("fp32")
+        for l in self.gemm:
+            if precision_of(l) not in ps:
+                ps.append(precision_of(l))
+        return ps
+
+    def ladder(self):
+        """One entry per kernel in course order. A kernel that a later lesson's program measures
+        again for comparison (lesson 04 shows lesson 03's naive kernel) keeps its first lesson."""
+        seen, out = set(), []
+        for l in self.gemm:
+            key = (precision_of(l), l["kernel"])
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(l)
+        return out
+
+    def lessons_measured(self):
+        return sorted({l["lesson"] for l in self.gemm} | {num for num, _ in self.extras})
+
+    def for_lesson(self, num):
+        return [l for l in self.gemm if l["lesson"] == num]
+
+
+def load(data_dir):
+    return [GpuData(p) for p in sorted(Path(data_dir).glob("*.jsonl"))]
+
+
+# The figure files, named here so that the pages and the charts agree.
+def ladder_figure(gpu):
+    return f"chart-ladder-{gpu.stem}.svg"
+
+
+def roofline_figure(gpu, precision):
+    return f"chart-roofline-{precision}-{gpu.stem}.svg"
+
+
+def lesson_figure(gpu, num, what=None):
+    return f"chart-lesson{num}-{slug(what) + '-' if what else ''}{gpu.stem}.svg"

@@ -1,0 +1,660 @@
+#!/usr/bin/env python3
+"""make book: the offline HTML book of the course, with Doxygen.
+
+    build.py [--out DIR] [--check]
+
+Reads the lessons from lessons/manifest.txt and writes, under DIR (default: book/):
+
+  DIR/generated/figures/   the charts, drawn from book/data/*.jsonl by charts.py (matplotlib)
+  DIR/generated/pages/     the pages Doxygen reads: the front page, one copy of each chapter
+                           (lessons/NN-slug/README.md) with navigation, a table of contents, the
+                           reference-solution snippets and the hints folded into "show" sections,
+                           the measured results and a guide to the harness (common/)
+  DIR/generated/Doxyfile   book/Doxyfile plus the paths of this build
+  DIR/generated/book.json  what the pages should contain, for check.py
+  DIR/html/                the book: open DIR/html/index.html
+
+Any Doxygen warning fails the build (a wrong snippet name, a missing file or image, a broken \\ref),
+reported at the line of the chapter that caused it. --check then runs book/check.py on the result.
+Standard library only; the charts run under a Python that can import matplotlib (found here).
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BOOK = Path(__file__).resolve().parent
+ROOT = BOOK.parent
+sys.path.insert(0, str(BOOK))
+import bookdata  # noqa: E402
+from bookdata import course  # noqa: E402
+
+AWESOME = Path("/usr/share/doxygen-awesome-css")
+MATHJAX = Path("/usr/share/javascript/mathjax")
+# The parts of MathJax 2 that TeX input with CommonHTML output loads (about 1.5 MB of the 50).
+MATHJAX_PARTS = ["MathJax.js", "extensions", "jax/input/TeX", "jax/output/CommonHTML",
+                 "jax/element/mml", "fonts/HTML-CSS/TeX/woff"]
+AWESOME_JS = ["doxygen-awesome-fragment-copy-button.js", "doxygen-awesome-paragraph-link.js",
+              "doxygen-awesome-interactive-toc.js"]
+AWESOME_INIT = ["DoxygenAwesomeFragmentCopyButton", "DoxygenAwesomeParagraphLink",
+                "DoxygenAwesomeInteractiveToc"]
+
+SNIPPET_LINE = re.compile(r"^(\s*)\\snippet(\{[^}]*\})?\s+(\S+)\s+(\S+)\s*$")
+SNIPPET_ANY = re.compile(r"\\snippet(\{[^}]*\})?\s+(\S+)\s+(\S+)")
+TITLE = re.compile(r"^#\s+(.*?)\s*\{#(\w+)\}\s*$")
+FENCE = re.compile(r"^\s*(```|~~~)")
+BLOCK_OPEN = re.compile(r"\\(verbatim|code|htmlonly|latexonly|dot|msc|startuml)\b")
+
+
+class BuildError(Exception):
+    pass
+
+
+def say(msg):
+    print(f"book: {msg}", flush=True)
+
+
+# ---- tools ---------------------------------------------------------------------------------------
+
+def doxygen_version():
+    exe = shutil.which("doxygen")
+    if not exe:
+        raise BuildError("doxygen is not installed: run `make setup` (the package doxygen)")
+    out = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout.strip()
+    m = re.match(r"(\d+)\.(\d+)\.(\d+)", out)
+    if not m:
+        raise BuildError(f"cannot read the Doxygen version from {out!r}")
+    return exe, tuple(int(x) for x in m.groups())
+
+
+def matplotlib_python():
+    """A Python that imports matplotlib: this one, $BOOK_PYTHON, python3 on PATH, or the system's
+    /usr/bin/python3 (where Debian's python3-matplotlib lives). Returns (path, version, tried)."""
+    seen, tried = [], []
+    for cand in [os.environ.get("BOOK_PYTHON"), sys.executable, shutil.which("python3"),
+                 "/usr/bin/python3", "/usr/local/bin/python3"]:
+        if not cand or not Path(cand).exists():
+            continue
+        real = os.path.realpath(cand)
+        if real in seen:
+            continue
+        seen.append(real)
+        r = subprocess.run([cand, "-c", "import matplotlib; print(matplotlib.__version__)"],
+                           capture_output=True, text=True)
+        if r.returncode == 0:
+            return cand, r.stdout.strip(), tried
+        tried.append(cand)
+    raise BuildError("no Python here can import matplotlib (tried " + ", ".join(tried) + "). "
+                     "Run `make setup` (installs Debian's python3-matplotlib for /usr/bin/python3), "
+                     "or `pip install matplotlib` for one of them, or point BOOK_PYTHON at a "
+                     "Python that has it.")
+
+
+def check_theme():
+    missing = [str(p) for p in [AWESOME / "doxygen-awesome.css", MATHJAX / "MathJax.js"]
+               if not p.exists()]
+    if missing:
+        raise BuildError(f"missing {', '.join(missing)}: run `make setup` (packages "
+                         "doxygen-awesome-css and libjs-mathjax)")
+
+
+# ---- pages ---------------------------------------------------------------------------------------
+
+class Page:
+    """A generated Markdown page, with the source line each of its lines came from, so that a
+    Doxygen warning about the copy can name the chapter's own line."""
+
+    def __init__(self, name):
+        self.name = name
+        self.lines = []
+        self.origin = []
+
+    def add(self, text="", origin=None):
+        """origin: (file, first line) of the text, or None for what the book adds."""
+        for k, line in enumerate(text.split("\n")):
+            self.lines.append(line)
+            self.origin.append((origin[0], origin[1] + k) if origin and origin[1] else origin)
+
+    def write(self, folder):
+        (folder / self.name).write_text("\n".join(self.lines) + "\n")
+
+
+def chapter_title(lesson):
+    readme = ROOT / "lessons" / lesson.dir / "README.md"
+    if not readme.is_file():
+        raise BuildError(f"lesson {lesson.num} has no chapter: lessons/{lesson.dir}/README.md "
+                         "is missing")
+    first = (readme.read_text().splitlines() or [""])[0]
+    m = TITLE.match(first)
+    if not m or m.group(2) != f"lesson{lesson.num}":
+        raise BuildError(f"lessons/{lesson.dir}/README.md:1: the first line must be "
+                         f"'# Title {{#lesson{lesson.num}}}', not {first!r}")
+    return m.group(1)
+
+
+def short(lesson, titles):
+    return f"{lesson.num} {titles[lesson.num]}"
+
+
+def ref_text(text):
+    return text.replace('"', "'")
+
+
+def nav(lesson, prev, nxt, titles):
+    parts = []
+    parts.append(f'\\ref lesson{prev.num} "← {ref_text(short(prev, titles))}"' if prev
+                 else '<span class="book-nav-none">← (first lesson)</span>')
+    parts.append('\\ref index "Contents"')
+    parts.append(f'\\ref lesson{nxt.num} "{ref_text(short(nxt, titles))} →"' if nxt
+                 else '<span class="book-nav-none">(last lesson) →</span>')
+    return ('<div class="book-nav">\n' + "\n".join(
+        f'<span class="book-nav-{k}">{p}</span>' for k, p in zip(("prev", "up", "next"), parts))
+        + "\n</div>")
+
+
+def snippet_block(indent, path, name, sid):
+    # A <div> Doxygen passes through (with its attributes): check.py finds each snippet by its id,
+    # and the stylesheet shows the file name above the code.
+    return (f'{indent}<div class="book-snippet" id="book-snippet-{sid}" data-file="{path}" '
+            f'data-name="{name}">\n{indent}\\snippet {path} {name}\n{indent}</div>')
+
+
+# What Doxygen 1.9.4 renders wrongly, rewritten in the book's copy only (the chapters stay as they
+# are, readable on GitHub too):
+# - bold or italic that starts with a code span, **`name`**, comes out with its asterisks;
+# - a command inside "straight double quotes" is not run: "at \f$ N \f$" shows the raw \f$, so
+#   such quotes become typographic ones, which Doxygen leaves alone.
+BOLD_CODE = re.compile(r"(?<![*\w])\*\*(`[^`\n]+`[^*\n]*?)\*\*(?![*\w])")
+ITALIC_CODE = re.compile(r"(?<![*\w])\*(`[^`\n]+`[^*\n]*?)\*(?![*\w])")
+QUOTED_COMMAND = re.compile(r'"([^"\n]*?\\[A-Za-z$\[\]][^"\n]*?)"')
+CODE_SPAN = re.compile(r"`[^`\n]*`")
+
+
+def markdown_fixes(line):
+    line = BOLD_CODE.sub(r"<b>\1</b>", line)
+    line = ITALIC_CODE.sub(r"<em>\1</em>", line)
+    if '"' in line and "\\" in line:
+        spans = []
+
+        def keep(m):
+            spans.append(m.group(0))
+            return f"\0{len(spans) - 1}\0"
+
+        masked = CODE_SPAN.sub(keep, line)
+        masked = QUOTED_COMMAND.sub(lambda m: "\u201c" + m.group(1) + "\u201d"
+                                    if "\\" in re.sub(r"\0\d+\0", "", m.group(1)) else m.group(0),
+                                    masked)
+        line = re.sub(r"\0(\d+)\0", lambda m: spans[int(m.group(1))], masked)
+    return line
+
+
+def fix_prose(text):
+    """markdown_fixes() on the lines of `text` outside fenced code and \\verbatim blocks."""
+    out, fence, block = [], None, None
+    for line in text.split("\n"):
+        m = FENCE.match(line)
+        if fence:
+            fence = None if m and line.strip().startswith(fence) else fence
+        elif block:
+            block = None if f"\\end{block}" in line else block
+        elif m:
+            fence = m.group(1)
+        elif BLOCK_OPEN.search(line) and f"\\end{BLOCK_OPEN.search(line).group(1)}" not in line:
+            block = BLOCK_OPEN.search(line).group(1)
+        else:
+            line = markdown_fixes(line)
+        out.append(line)
+    return "\n".join(out)
+
+
+def transform_chapter(lesson, text, rel, page, snippets):
+    """Copies the chapter body into `page`: every \\snippet on a line of its own is wrapped in a
+    marked <div>, and runs of snippets from solutions/ go into one folded "show" section."""
+    lines = text.split("\n")
+    i, fence, block = 1, None, None
+    while i < len(lines):
+        line = lines[i]
+        origin = (rel, i + 1)
+        if fence:
+            page.add(line, origin)
+            if FENCE.match(line) and line.strip().startswith(fence):
+                fence = None
+            i += 1
+            continue
+        if block:
+            page.add(line, origin)
+            if f"\\end{block}" in line:
+                block = None
+            i += 1
+            continue
+        m = FENCE.match(line)
+        if m:
+            fence = m.group(1)
+            page.add(line, origin)
+            i += 1
+            continue
+        m = BLOCK_OPEN.search(line)
+        if m and f"\\end{m.group(1)}" not in line[m.end():]:
+            block = m.group(1)
+            page.add(line, origin)
+            i += 1
+            continue
+        m = SNIPPET_LINE.match(line)
+        if not m:
+            page.add(markdown_fixes(line), origin)
+            i += 1
+            continue
+        # A run of snippets: consecutive snippet lines (blank lines between them allowed).
+        run = []
+        j = i
+        while j < len(lines):
+            mj = SNIPPET_LINE.match(lines[j])
+            if mj:
+                run.append((j, mj))
+                j += 1
+            elif not lines[j].strip() and j + 1 < len(lines) and SNIPPET_LINE.match(lines[j + 1]):
+                j += 1
+            else:
+                break
+        groups = []  # consecutive snippets of the same kind (solution or not) stay together
+        for j2, mj in run:
+            sol = mj.group(3).startswith("solutions/")
+            if groups and groups[-1][0] == sol:
+                groups[-1][1].append((j2, mj))
+            else:
+                groups.append((sol, [(j2, mj)]))
+        for sol, items in groups:
+            indent = items[0][1].group(1)
+            if sol:
+                files = sorted({mj.group(3) for _, mj in items})
+                names = ", ".join(mj.group(4) for _, mj in items)
+                page.add(f'{indent}\\htmlonly[block]<details class="book-solution"><summary>'
+                         f'<span class="book-show">Show the reference solution</span> '
+                         f'<code>{" ".join(files)}</code> <span class="book-names">{names}'
+                         f'</span></summary>\\endhtmlonly', (rel, items[0][0] + 1))
+            for j2, mj in items:
+                sid = len(snippets) + 1
+                snippets.append({"id": sid, "file": mj.group(3), "name": mj.group(4),
+                                 "solution": sol, "line": j2 + 1})
+                page.add(snippet_block(indent, mj.group(3), mj.group(4), sid), (rel, j2 + 1))
+                page.add("", None)
+            if sol:
+                page.add(f"{indent}\\htmlonly[block]</details>\\endhtmlonly", None)
+            page.add("", None)
+        i = j
+    if fence or block:
+        raise BuildError(f"{rel}: a {fence or block} block is never closed")
+
+
+def hints_section(lesson, page):
+    hints = course.read_hints(lesson) if (ROOT / lesson.hints).is_file() else []
+    if not hints:
+        return 0
+    source = (ROOT / lesson.hints).read_text()
+    page.add("\n## Hints\n")
+    page.add(f"Try the exercise first: each hint gives away a little more than the one before. "
+             f"`make hint-{int(lesson.num)}` shows them one at a time in the terminal.\n")
+    for n, hint in enumerate(hints, 1):
+        page.add(f'\\htmlonly[block]<details class="book-hint"><summary>'
+                 f'<span class="book-show">Show hint {n}</span></summary>\\endhtmlonly\n')
+        at = source.find(hint)
+        page.add(fix_prose(hint), (lesson.hints, source.count("\n", 0, at) + 1 if at >= 0 else None))
+        page.add("\n\\htmlonly[block]</details>\\endhtmlonly\n")
+    return len(hints)
+
+
+def measured_section(lesson, charts, page, images):
+    figs = [fig for g in charts["gpus"] for fig in g["lessons"].get(lesson.num, [])]
+    if not figs:
+        return
+    page.add("\n## Measured\n")
+    page.add("What the lesson program measured (`--json`) on a GPU, as committed in `book/data/`; "
+             "\\ref results has the whole ladder and the rooflines.\n")
+    for fig in figs:
+        page.add(f'\\image html {fig["file"]} "{ref_text(fig["caption"])}"\n')
+        images.append(fig["file"])
+
+
+def chapter_page(lesson, prev, nxt, titles, charts, book):
+    rel = f"lessons/{lesson.dir}/README.md"
+    text = (ROOT / rel).read_text()
+    page = Page(f"{lesson.dir}.md")
+    page.add(f"# {lesson.num} · {titles[lesson.num]} {{#lesson{lesson.num}}}", (rel, 1))
+    page.add("")
+    page.add(nav(lesson, prev, nxt, titles))
+    page.add("")
+    page.add("[TOC]")
+    page.add("")
+    snippets, images = [], []
+    transform_chapter(lesson, text, rel, page, snippets)
+    images += re.findall(r"\\image\s+html\s+(\S+)", text)
+    measured_section(lesson, charts, page, images)
+    hints = hints_section(lesson, page)
+    page.add("")
+    page.add(nav(lesson, prev, nxt, titles))
+    book["chapters"].append({
+        "lesson": lesson.num, "slug": lesson.slug, "title": titles[lesson.num], "source": rel,
+        "page": f"lesson{lesson.num}.html", "snippets": snippets, "hints": hints,
+        "images": images, "snippets_in_source": len(SNIPPET_ANY.findall(text))})
+    return page
+
+
+def figure_lines(gpu_entries, what):
+    out, images = [], []
+    for g in gpu_entries:
+        figs = [g["ladder"]] if what == "ladder" else g["rooflines"]
+        for fig in figs:
+            out.append(f'\\image html {fig["file"]} "{ref_text(fig["caption"])}"\n')
+            images.append(fig["file"])
+    return out, images
+
+
+def front_page(lessons, titles, charts, gpus, project, book):
+    page = Page("index.md")
+    page.add(f"# {project} {{#mainpage}}\n")
+    template = (BOOK / "front.md").read_text()
+    template = re.sub(r"\A\s*<!--.*?-->\s*", "", template, flags=re.S)
+    images = []
+    for line in template.split("\n"):
+        if line.strip() == "@@LESSONS@@":
+            page.add("| # | chapter | GPU needed | you write in |")
+            page.add("|---|---------|------------|--------------|")
+            for l in lessons:
+                page.add(f'| {l.num} | \\subpage lesson{l.num} "{ref_text(l.title)}" | '
+                         f"compute capability {l.min_cc} | `exercises/{l.dir}/` |")
+            page.add("")
+            page.add("The course continues up to lesson 11 (Hopper TMA + wgmma); chapters appear "
+                     "here as they are written.")
+        elif line.strip() == "@@LADDER@@":
+            ordered = front_order(charts)
+            figs, imgs = figure_lines(ordered, "ladder")
+            images += imgs
+            if not figs:
+                page.add("No measured results are committed yet (`book/data/` is empty).")
+            else:
+                page.add("Every kernel of the course as a percentage of cuBLAS on the same GPU, in "
+                         "the same process, in course order. The rooflines and the numbers are in "
+                         "\\ref results.\n")
+                by_stem = {g.stem: g for g in gpus}
+                for g in ordered:
+                    gpu = by_stem.get(g["stem"])
+                    if gpu and gpu.ceilings:
+                        page.add(f"The ceilings lesson 01 measured on the {gpu.gpu}: "
+                                 f"{ceilings_sentence(gpu)}.\n")
+                for f in figs:
+                    page.add(f)
+        elif line.strip() == "@@MORE@@":
+            page.add("- \\subpage results : the ladder, the rooflines and every measured number, "
+                     "per GPU.")
+            page.add("- \\subpage harness : the helpers in `common/` that lessons and graders "
+                     "call, with their API pages.")
+        else:
+            page.add(line)
+    book["front"] = {"images": images}
+    return page
+
+
+def fmt(v, digits=2):
+    if isinstance(v, bool) or v is None:
+        return "–"
+    return f"{v:.{digits}f}" if isinstance(v, (int, float)) else str(v)
+
+
+CEILING_NAMES = {"copy_bandwidth": "device-to-device copy", "cublas_sgemm": "cuBLAS SGEMM"}
+
+
+def ceilings_sentence(gpu):
+    parts = []
+    for what, l in gpu.ceilings.items():
+        pct = l.get("pct_of_peak")
+        pct = f" ({fmt(pct, 0)}% of the datasheet peak)" if pct else ""
+        parts.append(f"{CEILING_NAMES.get(what, what.replace('_', ' '))} "
+                     f"{fmt(l.get('value'), 1)} {l.get('unit', '')}{pct}")
+    return ", ".join(parts)
+
+
+def front_order(charts):
+    """The GPUs on the front page: those with GEMM measurements first, the H100 (the course's
+    reference GPU) before the others."""
+    return sorted(charts["gpus"], key=lambda g: (g["ladder"]["empty"], "h100" not in g["stem"],
+                                                 g["stem"]))
+
+
+def results_page(gpus, charts, book):
+    page = Page("results.md")
+    page.add("# Measured results {#results}\n")
+    page.add("Every number here comes from the committed files in `book/data/`, one per GPU, as the "
+             "lesson programs print them with `--json` (`make gpu-check` on a GPU machine collects "
+             "them). The charts are redrawn each time the book is built. Timings from different "
+             "GPUs are not comparable, so each file gets its own charts.\n")
+    if not gpus:
+        page.add("No data file is committed yet.")
+    images = []
+    by_stem = {g["stem"]: g for g in charts["gpus"]}
+    for gpu in gpus:
+        c = by_stem[gpu.stem]
+        page.add(f"## {gpu.gpu}\n")
+        page.add(f"From `{gpu.rel}`.\n")
+        if gpu.ceilings:
+            page.add("### The ceilings (lesson 01)\n")
+            page.add("| measurement | measured | datasheet peak | % of peak |")
+            page.add("|---|---|---|---|")
+            for what, l in gpu.ceilings.items():
+                name = CEILING_NAMES.get(what, what.replace("_", " "))
+                page.add(f"| {name} | {fmt(l.get('value'), 1)} {l.get('unit', '')} "
+                         f"| {fmt(l.get('peak'), 1)} {l.get('unit', '')} "
+                         f"| {fmt(l.get('pct_of_peak'), 1)}% |")
+            page.add("")
+        page.add("### The ladder\n")
+        page.add(f'\\image html {c["ladder"]["file"]} "{ref_text(c["ladder"]["caption"])}"\n')
+        images.append(c["ladder"]["file"])
+        if c["ladder"]["empty"]:
+            page.add("No lesson program has committed GEMM measurements for this GPU yet.\n")
+        for r in c["rooflines"]:
+            page.add(f"### The {r['label']} roofline\n")
+            page.add(f'\\image html {r["file"]} "{ref_text(r["caption"])}"\n')
+            images.append(r["file"])
+        if gpu.gemm:
+            page.add("### Every kernel\n")
+            page.add("| lesson | kernel | M × N × K | ms | TFLOP/s | % of cuBLAS | cuBLAS TFLOP/s "
+                     "| intensity (FLOP/byte) | check |")
+            page.add("|---|---|---|---|---|---|---|---|---|")
+            for l in gpu.gemm:
+                check = "-" if not l.get("checked") else ("passed" if l.get("passed") else "FAILED")
+                inten = (f"{fmt(l['intensity'])} (the kernel's)" if l.get("intensity")
+                         else f"{bookdata.problem_intensity(l):.0f} (the problem's)")
+                head = " (headline)" if l.get("headline") else ""
+                page.add(f"| \\ref lesson{l['lesson']} \"{l['lesson']}\" | `{l['kernel']}`{head} | "
+                         f"{l['M']} × {l['N']} × {l['K']} | {fmt(l.get('ms'), 3)} | "
+                         f"{fmt(l.get('tflops'))} | {fmt(l.get('pct_of_cublas'), 1)}% | "
+                         f"{fmt(l.get('cublas_tflops'))} | {inten} | {check} |")
+            page.add("")
+    book["results"] = {"images": images}
+    return page
+
+
+def header_brief(path):
+    text = path.read_text()
+    m = re.search(r"^///\s*\\brief\s+(.*?)(?:\n///\s*\n|\n(?!///))", text, flags=re.M | re.S)
+    if not m:
+        return ""
+    return " ".join(s.strip().lstrip("/").strip() for s in m.group(1).split("\n"))
+
+
+def harness_page(headers):
+    page = Page("harness.md")
+    page.add("# The harness: common/ {#harness}\n")
+    page.add("Every lesson program and every grader is built on the same small set of helpers in "
+             "`common/`: checked CUDA calls, device buffers, seeded random inputs, timing with CUDA "
+             "events, verification against Eigen with a diagnosis, the cuBLAS baselines and the "
+             "tables and JSON lines the programs print. Everything lives in the namespace "
+             "`course`.\n")
+    page.add("| header | what it gives you |")
+    page.add("|---|---|")
+    for h in headers:
+        page.add(f"| \\ref {h.name} \"common/{h.name}\" | {header_brief(h)} |")
+    page.add("\nThe pages of the API (in the tree on the left) show what each header documents: "
+             "the functions, classes and macros a lesson may call, not the implementation.")
+    return page
+
+
+# ---- Doxygen -------------------------------------------------------------------------------------
+
+def quote(p):
+    return '"' + str(p) + '"'
+
+
+def write_doxyfile(gen, out, version, lessons, headers):
+    images = [gen / "figures"] + [ROOT / "lessons" / l.dir for l in lessons]
+    examples = [ROOT / d for d in ("lessons", "solutions", "exercises", "common")]
+    lines = [
+        f"@INCLUDE = {quote(BOOK / 'Doxyfile')}",
+        f"OUTPUT_DIRECTORY = {quote(out)}",
+        f"STRIP_FROM_PATH = {quote(ROOT)}",
+        "INPUT = " + " ".join(quote(p) for p in [gen / "pages"] + headers),
+        "EXAMPLE_PATH = " + " ".join(quote(p) for p in examples if p.is_dir()),
+        "IMAGE_PATH = " + " ".join(quote(p) for p in images if p.is_dir()),
+        f"LAYOUT_FILE = {quote(BOOK / 'DoxygenLayout.xml')}",
+        f"MATHJAX_CODEFILE = {quote(BOOK / 'mathjax-config.js')}",
+        f"HTML_HEADER = {quote(gen / 'header.html')}",
+        "HTML_EXTRA_STYLESHEET = " + " ".join(quote(p) for p in [
+            AWESOME / "doxygen-awesome.css", AWESOME / "doxygen-awesome-sidebar-only.css",
+            BOOK / "book.css"]),
+        "HTML_EXTRA_FILES = " + " ".join(quote(AWESOME / f) for f in AWESOME_JS),
+    ]
+    if version >= (1, 9, 5):
+        lines.append("HTML_COLORSTYLE = LIGHT")  # what doxygen-awesome-css asks for from 1.9.5 on
+    (gen / "Doxyfile").write_text("\n".join(lines) + "\n")
+
+
+def write_header(exe, gen):
+    """Doxygen's own header for this version, plus the theme's scripts."""
+    subprocess.run([exe, "-w", "html", str(gen / "header.html"), str(gen / "footer.html"),
+                    str(gen / "stylesheet.css")], check=True, capture_output=True, cwd=gen)
+    header = (gen / "header.html").read_text()
+    scripts = "".join(f'<script type="text/javascript" src="$relpath^{f}"></script>\n'
+                      for f in AWESOME_JS)
+    init = ("<script type=\"text/javascript\">\n"
+            + "".join(f"  {name}.init()\n" for name in AWESOME_INIT) + "</script>\n")
+    if "</head>" not in header:
+        raise BuildError("the Doxygen HTML header has no </head>")
+    header = header.replace("</head>", scripts + init + "</head>", 1)
+    (gen / "header.html").write_text(header)
+
+
+def run_doxygen(exe, gen, pages):
+    r = subprocess.run([exe, str(gen / "Doxyfile")], capture_output=True, text=True, cwd=ROOT)
+    log = (r.stdout + r.stderr).strip()
+    (gen / "doxygen.log").write_text(log + "\n")
+    by_name = {p.name: p for p in pages}
+
+    def where(m):
+        path, line = Path(m.group(1)), int(m.group(2))
+        page = by_name.get(path.name) if path.parent == gen / "pages" else None
+        if page and 0 < line <= len(page.origin) and page.origin[line - 1]:
+            src, src_line = page.origin[line - 1]
+            shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+            return (f"{src}:{src_line}:" if src_line else f"{src}:") + f" (generated {shown}:{line})"
+        return m.group(0)
+
+    problems = [re.sub(r"^(/[^:]+):(\d+):", where, l) for l in log.splitlines()
+                if "warning" in l.lower() or "error" in l.lower()]
+    if r.returncode != 0 or problems:
+        raise BuildError("Doxygen reported problems (any warning fails the book):\n  "
+                         + "\n  ".join(problems or log.splitlines()[-20:]))
+
+
+def copy_mathjax(html):
+    dest = html / "mathjax"
+    for part in MATHJAX_PARTS:
+        src = MATHJAX / part
+        if src.is_dir():
+            shutil.copytree(src, dest / part, dirs_exist_ok=True)
+        else:
+            (dest / part).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, dest / part)
+    return sum(f.stat().st_size for f in dest.rglob("*") if f.is_file())
+
+
+# ---- main ----------------------------------------------------------------------------------------
+
+def build(out, data):
+    t0 = time.monotonic()
+    exe, version = doxygen_version()
+    check_theme()
+    out = out.resolve()
+    gen, html = out / "generated", out / "html"
+    for d in (gen, html):
+        if d.exists():
+            shutil.rmtree(d)
+    (gen / "pages").mkdir(parents=True)
+    (gen / "figures").mkdir()
+    html.mkdir()
+
+    lessons = course.lessons()
+    gpus = bookdata.load(data)
+
+    py, mpl, tried = matplotlib_python()
+    r = subprocess.run([py, str(BOOK / "charts.py"), str(gen / "figures"), "--data", str(data)],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise BuildError("the charts failed:\n" + (r.stdout + r.stderr).strip())
+    charts = json.loads((gen / "figures" / "charts.json").read_text())
+    note = f" ({', '.join(tried)} cannot import it)" if tried else ""
+    say(f"charts drawn with {py}, matplotlib {mpl}{note}")
+
+    project = re.search(r'^PROJECT_NAME\s*=\s*"(.*)"', (BOOK / "Doxyfile").read_text(),
+                        flags=re.M).group(1)
+    titles = {l.num: chapter_title(l) for l in lessons}
+    headers = sorted((ROOT / "common").glob("*.hpp"))
+    book = {"project": project, "lessons": [l.num for l in lessons], "chapters": [],
+            "charts": charts, "doxygen": ".".join(map(str, version))}
+    pages = [front_page(lessons, titles, charts, gpus, project, book)]
+    for i, l in enumerate(lessons):
+        prev = lessons[i - 1] if i > 0 else None
+        nxt = lessons[i + 1] if i + 1 < len(lessons) else None
+        pages.append(chapter_page(l, prev, nxt, titles, charts, book))
+    pages.append(results_page(gpus, charts, book))
+    pages.append(harness_page(headers))
+    for p in pages:
+        p.write(gen / "pages")
+    (gen / "book.json").write_text(json.dumps(book, indent=1) + "\n")
+
+    write_header(exe, gen)
+    write_doxyfile(gen, out, version, lessons, headers)
+    run_doxygen(exe, gen, pages)
+    size = copy_mathjax(html)
+    say(f"{len(lessons)} chapters, {len(headers)} harness headers, Doxygen "
+        f"{'.'.join(map(str, version))}, MathJax {size / 1e6:.1f} MB copied; "
+        f"{time.monotonic() - t0:.1f} s")
+    return html
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", type=Path, default=BOOK,
+                    help="where generated/ and html/ go (default: book/)")
+    ap.add_argument("--data", type=Path, default=BOOK / "data",
+                    help="the measured results to chart (default: book/data/)")
+    ap.add_argument("--check", action="store_true", help="then run book/check.py on the result")
+    args = ap.parse_args()
+    try:
+        html = build(args.out, args.data.resolve())
+    except (BuildError, bookdata.DataError) as e:
+        print(f"book: FAILED: {e}", file=sys.stderr)
+        return 1
+    say(f"open {html / 'index.html'}")
+    if args.check:
+        return subprocess.run([sys.executable, str(BOOK / "check.py"), str(args.out)]).returncode
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

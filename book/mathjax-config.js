@@ -1,0 +1,9 @@
+/* Appended by Doxygen (MATHJAX_CODEFILE) after its own MathJax 2 configuration. Doxygen 1.9.4
+   always asks MathJax 2 for the HTML-CSS output; the book ships only the CommonHTML output and its
+   web fonts (book/build.py copies them from the system's MathJax), so switch to it here. */
+MathJax.Hub.Config({
+  jax: ["input/TeX", "output/CommonHTML"],
+  menuSettings: { renderer: "CommonHTML" },
+  MathMenu: { showRenderer: false, showFontMenu: false },
+  CommonHTML: { linebreaks: { automatic: true } }
+});

@@ -1,0 +1,66 @@
+/// \file naive_sgemm.hpp
+/// \brief Lesson 03, the contract: the naive SGEMM, one thread per element of C.
+///
+/// `C = alpha * A * B + beta * C` in FP32, row-major, A M x K, B K x N, C M x N, all device
+/// pointers (the course's SGEMM signature, common/gemm.hpp). As in BLAS, when beta == 0 the
+/// input C is not read: it may hold anything, NaN included.
+///
+/// The thread mapping of this lesson is the one a first attempt usually writes: **threadIdx.x
+/// walks down the rows of C**, threadIdx.y along its columns. Every thread computes one element,
+/// a dot product of K terms, straight from global memory. It is correct and deliberately slow;
+/// lesson 04 swaps the two axes and measures the difference.
+///
+/// The learner writes the kernel and its launch in `exercises/03-naive/naive_sgemm.cu`; the
+/// reference is `solutions/03-naive/naive_sgemm.cu`. This header is plain C++ (the grader is
+/// compiled by a C++ compiler).
+#pragma once
+
+#include <limits>
+#include <string>
+
+namespace lesson03 {
+
+/// Threads of a block along x: in this lesson's mapping, 32 consecutive **rows** of C.
+/// 32 is one warp: the 32 threads of a warp are the 32 rows of one column of the block.
+constexpr int kBlockX = 32;
+/// Threads of a block along y: 32 consecutive **columns** of C. 32 x 32 = 1024 threads, the
+/// largest block CUDA allows, 32 warps.
+constexpr int kBlockY = 32;
+/// The most blocks a grid may have along y (along x the limit is 2^31 - 1).
+constexpr long kMaxGridY = 65535;
+
+/// Empty when naive_sgemm can run an M x N x K problem; otherwise what is wrong, in one line.
+/// Every dimension must be at least 1; the matrices must be small enough for int indices
+/// (M*K, K*N and M*N at most 2^31 - 1 elements); and the columns of C, cut into blocks of
+/// kBlockY, must fit in the grid's y limit.
+inline std::string invalid_naive_shape(long M, long N, long K) {
+  const std::string shape =
+      "M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K);
+  if (M < 1 || N < 1 || K < 1) return shape + ": every dimension must be at least 1";
+  constexpr long kIntMax = std::numeric_limits<int>::max();
+  if (M > kIntMax / K || K > kIntMax / N || M > kIntMax / N) {
+    return shape + ": a matrix has more than 2^31 - 1 elements, too many for int indices";
+  }
+  if ((N + kBlockY - 1) / kBlockY > kMaxGridY) {
+    return shape + ": N needs more than " + std::to_string(kMaxGridY) + " blocks of " +
+           std::to_string(kBlockY) + " columns along y, the grid's limit";
+  }
+  return "";
+}
+
+/// **Exercise.** The naive SGEMM: `C = alpha * A * B + beta * C`, one thread per element of C.
+///
+/// Launches blocks of kBlockX x kBlockY threads on a grid that covers C, with **x along the rows**
+/// (`row = blockIdx.x * blockDim.x + threadIdx.x`) and y along the columns; each thread inside C
+/// computes `sum_k A[row][k] * B[k][col]` and writes `alpha * sum + beta * C[row][col]`
+/// (just `alpha * sum` when beta == 0, without reading C). Threads past the bottom or right edge
+/// do nothing. Checks the launch (CHECK_LAUNCH) and returns without waiting for the kernel.
+/// \param M, N, K the problem: A is M x K, B is K x N, C is M x N, all row-major; each >= 1
+/// \param A, B    **device** pointers to the inputs
+/// \param C       **device** pointer to the output (read too when beta != 0)
+/// \throws std::invalid_argument when the shape breaks the preconditions (invalid_naive_shape)
+/// \throws course::CudaError when the launch fails
+void naive_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
+                 float* C);
+
+}  // namespace lesson03

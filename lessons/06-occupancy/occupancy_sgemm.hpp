@@ -1,0 +1,133 @@
+/// \file occupancy_sgemm.hpp
+/// \brief Lesson 06, the kernels: the classic shared-memory tiled SGEMM (TILE 16 and 32), whose
+/// occupancy the lesson takes apart, and a tiled SGEMM whose launch configuration is chosen with
+/// the occupancy calculator (tuned_tiled_sgemm, the lesson's headline).
+///
+/// Every GEMM here computes `C = alpha * A * B + beta * C`, row-major (element (row, col) of an
+/// R x C matrix is at `row * C + col`), A is M x K, B is K x N, C is M x N, device pointers, any
+/// M, N, K >= 1. As in BLAS, when beta == 0 the input C is never read (it may hold NaN). Each
+/// launcher returns without waiting for the kernel.
+///
+/// The kernels are given code (lesson 05 is where a tiled kernel is written); what the learner
+/// writes is the calculator in occupancy.hpp, which tuned_tiled_sgemm uses to pick its launch.
+///
+/// This header is plain C++ (the graders are compiled by a C++ compiler): kernels are passed
+/// around as `const void*`, the form the CUDA runtime's C API takes them in.
+#pragma once
+
+#include "occupancy.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace lesson06 {
+
+/// The most blocks a grid may have along y (along x the limit is 2^31 - 1). The grid's y runs
+/// over the rows of C.
+constexpr long kMaxGridY = 65535;
+
+/// The classic tiled SGEMM: a block of TILE x TILE threads computes a TILE x TILE tile of C, one
+/// element per thread, staging TILE x TILE tiles of A and B in shared memory (2 * TILE^2 floats
+/// of static shared memory). Explicitly instantiated for TILE 16 and 32.
+/// \throws std::invalid_argument when M, N or K is below 1, or M needs more than kMaxGridY
+///         blocks along y
+/// \throws course::CudaError when the launch fails
+template <int TILE>
+void tiled_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
+                 float* C);
+
+extern template void tiled_sgemm<16>(int, int, int, float, const float*, const float*, float,
+                                     float*);
+extern template void tiled_sgemm<32>(int, int, int, float, const float*, const float*, float,
+                                     float*);
+
+/// One compiled configuration of the tuned kernel: a block computes a tile_m x tile_n tile of C
+/// with tile_m * tile_n / rows_per_thread threads, each thread `rows_per_thread` elements of one
+/// column (a small coarsening: both rows use the same element of B), walking K in steps of
+/// tile_k. `min_blocks` is the kernel's `__launch_bounds__` promise: the compiler keeps the
+/// registers low enough for that many blocks per SM.
+struct TunedConfig {
+  std::string name;  ///< e.g. "tuned 64x32"
+  int tile_m = 0, tile_n = 0, tile_k = 0;
+  int rows_per_thread = 0;
+  int threads = 0;               ///< threads per block
+  int min_blocks = 0;            ///< the second argument of __launch_bounds__
+  const void* kernel = nullptr;  ///< the `__global__` function, for the occupancy APIs
+};
+
+/// The configurations tuned_tiled_sgemm chooses from, in the order choose_launch sees them.
+std::vector<TunedConfig> tuned_configs();
+
+/// A kernel of this lesson, as the CUDA runtime's C API takes it: `kernel` is the `__global__`
+/// function, launched with `threads_per_block` threads.
+struct LessonKernel {
+  std::string name;
+  const void* kernel = nullptr;
+  int threads_per_block = 0;
+};
+
+/// tiled_sgemm<16>, tiled_sgemm<32> and each tuned configuration (in tuned_configs() order),
+/// with the block sizes their launchers use.
+std::vector<LessonKernel> lesson_kernels();
+
+/// Sets the tuned kernels' attributes on the current device (see TunedPlan), once per device;
+/// plan_tuned_sgemm and the launchers do it themselves. Uses query_sm_limits, kernel_usage and
+/// occupancy.
+void prepare_tuned_kernels();
+
+/// What tuned_tiled_sgemm decides for an M x N output on the current device.
+///
+/// Before the first launch on a device, each tuned kernel gets two attributes: its shared-memory
+/// carve-out is set to the smallest configuration that still holds the blocks per SM the
+/// calculator allows (the rest of the SM's L1/shared block stays L1 cache), and its dynamic
+/// shared-memory limit is raised to the per-block maximum (so tuned_config_sgemm can pad).
+struct TunedPlan {
+  SmLimits sm;                              ///< query_sm_limits of the current device
+  int sm_count = 0;                         ///< its SMs
+  std::vector<LaunchCandidate> candidates;  ///< one per tuned_configs(), with the real usage
+  int chosen = -1;                          ///< choose_launch's pick
+};
+
+/// The plan for M x N on the current device (M, N >= 1).
+TunedPlan plan_tuned_sgemm(int M, int N);
+
+/// Runs tuned configuration `index` (no planning), with `padding_smem_bytes` of dynamic shared
+/// memory that the kernel never touches: it only lowers the blocks per SM, so the same kernel
+/// can be timed at several occupancies. Validates like tuned_tiled_sgemm; throws
+/// std::invalid_argument for an index out of range.
+void tuned_config_sgemm(int index, std::size_t padding_smem_bytes, int M, int N, int K, float alpha,
+                        const float* A, const float* B, float beta, float* C);
+
+/// **The headline.** A tiled SGEMM whose launch configuration is chosen with the occupancy
+/// calculator: plan_tuned_sgemm(M, N), then tuned_config_sgemm(chosen, 0, ...).
+/// \throws std::invalid_argument when M, N or K is below 1, or M needs more than kMaxGridY
+///         blocks along y
+/// \throws course::CudaError when the launch fails
+void tuned_tiled_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
+                       float* C);
+
+/// cudaOccupancyMaxActiveBlocksPerMultiprocessor for `kernel`: the CUDA runtime's answer, which
+/// the calculator must reproduce.
+int api_blocks_per_sm(const void* kernel, int threads_per_block, std::size_t dynamic_smem_bytes);
+
+/// One grid of the wave-quantization demo and how long it took.
+struct WaveStep {
+  long long grid_blocks = 0;
+  Waves waves;
+  double ms = 0;  ///< median time of the launch
+};
+
+/// The wave-quantization demo: a kernel whose every block does the same fixed work (it spins for
+/// `spin_us` microseconds at the SM's clock), launched with `threads_per_block` threads per
+/// block on each of `grids`; `blocks_per_sm` is what the calculator says for it. With every block
+/// taking the same time, a launch takes (number of waves) x (one block's time): the time is a
+/// staircase in the grid size.
+std::vector<WaveStep> measure_wave_quantization(const std::vector<long long>& grids,
+                                                int threads_per_block, int blocks_per_sm,
+                                                double spin_us, int reps, int warmup);
+
+/// The spin kernel of the demo, for the occupancy APIs.
+const void* spin_kernel();
+
+}  // namespace lesson06
