@@ -19,7 +19,7 @@ export PATH := $(PATH):/usr/local/cuda/bin
 endif
 
 .DEFAULT_GOAL := help
-.PHONY: help setup configure build test grade check-stubs check-repo gpu-check list clean book
+.PHONY: help setup configure build test grade check-stubs check-repo gpu-check list clean book bench
 
 help:
 	@echo "The CUDA course: from 'what is on my GPU' to a Hopper TMA + wgmma GEMM."
@@ -32,6 +32,10 @@ help:
 	@echo "  make book                                the book, offline HTML: book/html/index.html (no GPU needed)"
 	@echo "  make setup                               install the missing system packages"
 	@echo "  make list                                the lessons"
+	@echo "  make bench [MINE=1] [SIZES=1024,2048]     every kernel of every lesson against cuBLAS -> book/data/"
+	@echo "  make profile-N [MINE=1] [SIZE=2048]      Nsight Compute: the metrics lesson N's optimization moves"
+	@echo "  make sanitize-N [MINE=1]                 compute-sanitizer memcheck + racecheck at a ragged size"
+	@echo "  make sass-N [MINE=1]                     what the compiler made of lesson N's kernels"
 	@echo "  make gpu-check OUT=dir                   on a GPU machine: build, tests, grades, sanitizers, figures"
 	@echo "  make clean                               remove the build folder ($(BUILD)/)"
 	@echo ""
@@ -78,6 +82,20 @@ grade-%:
 	cmake --build $(BUILD) --target grade$$n test$$n lesson$$n lesson$${n}_solution -j $(JOBS) >/dev/null \
 	  || cmake --build $(BUILD) --target grade$$n test$$n lesson$$n lesson$${n}_solution; \
 	$(COURSE) grade $$n --build $(BUILD) $(if $(SOLUTION),--solution)
+
+# ---- measuring (a GPU for bench, profile and sanitize) ----
+MEASURE := $(PYTHON) common/tools/measure.py
+
+bench: build
+	@$(PYTHON) common/tools/bench.py --build $(BUILD) $(if $(MINE),--mine) $(if $(SIZES),--sizes $(SIZES))
+
+profile-% sanitize-% sass-%: what = $(firstword $(subst -, ,$@))
+profile-% sanitize-% sass-%:
+	@n=$$($(COURSE) resolve $*) || exit 2; \
+	$(MAKE) --no-print-directory configure >/dev/null; \
+	cmake --build $(BUILD) --target lesson$${n}_solution $(if $(MINE),lesson$${n}) -j $(JOBS) >/dev/null \
+	  || cmake --build $(BUILD) --target lesson$${n}_solution $(if $(MINE),lesson$${n}); \
+	$(MEASURE) $(what) $$n --build $(BUILD) $(if $(MINE),--mine) $(if $(SIZE),--size $(SIZE))
 
 hint-%:
 	@$(COURSE) hint $* --build $(BUILD) $(if $(RESET),--reset)

@@ -12,7 +12,9 @@ Each book/data/*.jsonl file holds the JSON lines the lesson programs print with 
   byte) and "precision" ("fp32" when absent);
 - a lesson's own measurements, with a "what" key (lesson 06's "occupancy", "occupancy_sweep" and
   "wave_quantization"): charted by charts.py when it knows the kind, in that lesson's chapter;
-- everything else (lesson 02's "launch" lines, say) is kept but not charted.
+- everything else (lesson 02's "launch" lines, say) is kept but not charted;
+- `make bench` writes a first line {"meta": true, "gpu", "sm_count", "sm_clock_mhz", "driver",
+  "cuda", "date", ...} describing the run, and measures each kernel at several sizes.
 
 Standard library only: build.py runs under any Python 3, charts.py under one with matplotlib.
 """
@@ -97,7 +99,17 @@ class GpuData:
                 raise DataError(f"{self.rel}: the line of kernel {l['kernel']!r} lacks {missing}")
             gemm.append((order.get(l["lesson"], len(order)), i, l))
         # Course order: by lesson (manifest order), then in the order the program printed them.
-        self.gemm = [l for _, _, l in sorted(gemm, key=lambda t: (t[0], t[1]))]
+        self.all_sizes = [l for _, _, l in sorted(gemm, key=lambda t: (t[0], t[1]))]
+        # `make bench` measures each kernel at several sizes; the ladder and the rooflines use the
+        # largest size of each precision (4096^3 for FP32), the results page shows them all.
+        largest = {}
+        for l in self.all_sizes:
+            size = int(l["M"]) * int(l["N"]) * int(l["K"])
+            largest[precision_of(l)] = max(largest.get(precision_of(l), 0), size)
+        self.gemm = [l for l in self.all_sizes
+                     if int(l["M"]) * int(l["N"]) * int(l["K"]) == largest[precision_of(l)]]
+        # The run's description, when the file was written by `make bench` (its first line).
+        self.meta = next((l for l in self.lines if l.get("meta")), {})
 
     def precisions(self):
         """The precisions to draw a roofline for: those of the kernels, and FP32 when lesson 01

@@ -441,6 +441,11 @@ def results_page(gpus, charts, book):
         c = by_stem[gpu.stem]
         page.add(f"## {gpu.gpu}\n")
         page.add(f"From `{gpu.rel}`.\n")
+        if gpu.meta:
+            m = gpu.meta
+            page.add(f"Measured by `make bench` on {m.get('date', '?')}: {m.get('sm_count', '?')} SMs, "
+                     f"SM clock up to {m.get('sm_clock_mhz', '?')} MHz, driver {m.get('driver', '?')}, "
+                     f"CUDA {m.get('cuda', '?')}.\n")
         if gpu.ceilings:
             page.add("### The ceilings (lesson 01)\n")
             page.add("| measurement | measured | datasheet peak | % of peak |")
@@ -460,12 +465,12 @@ def results_page(gpus, charts, book):
             page.add(f"### The {r['label']} roofline\n")
             page.add(f'\\image html {r["file"]} "{ref_text(r["caption"])}"\n')
             images.append(r["file"])
-        if gpu.gemm:
-            page.add("### Every kernel\n")
+        if gpu.all_sizes:
+            page.add("### Every kernel, every size\n")
             page.add("| lesson | kernel | M × N × K | ms | TFLOP/s | % of cuBLAS | cuBLAS TFLOP/s "
                      "| intensity (FLOP/byte) | check |")
             page.add("|---|---|---|---|---|---|---|---|---|")
-            for l in gpu.gemm:
+            for l in gpu.all_sizes:
                 check = "-" if not l.get("checked") else ("passed" if l.get("passed") else "FAILED")
                 inten = (f"{fmt(l['intensity'])} (the kernel's)" if l.get("intensity")
                          else f"{bookdata.problem_intensity(l):.0f} (the problem's)")

@@ -1,5 +1,6 @@
 /// \file gemm.hpp
-/// \brief The one host signature per precision that every GEMM in the course is launched through.
+/// \brief The one host signature per precision that every GEMM in the course is launched through,
+/// and the shape preconditions every GEMM launcher checks before it launches.
 ///
 /// Row-major everywhere: element (row, col) of an R x C matrix is at `row * C + col`.
 /// - FP32: `C = alpha * A * B + beta * C`, A is M x K, B is K x N, C is M x N.
@@ -15,6 +16,9 @@
 #include <cuda_bf16.h>
 
 #include <functional>
+#include <limits>
+#include <stdexcept>
+#include <string>
 
 namespace course {
 
@@ -28,5 +32,49 @@ using SgemmFn = std::function<void(int M, int N, int K, float alpha, const float
 /// The bf16 GEMM signature: (M, N, K, alpha, A (M x K), B (N x K), beta, C (M x N)).
 using Bf16GemmFn = std::function<void(int M, int N, int K, float alpha, const bf16* A,
                                       const bf16* B, float beta, bf16* C)>;
+
+/// The most blocks a grid may have along y (and along z); along x the limit is 2^31 - 1.
+constexpr long kMaxGridY = 65535;
+
+/// The preconditions of a GEMM launcher of the course, checked on the host before anything is
+/// launched. Empty when they hold; otherwise what is wrong, in one line that starts with the shape
+/// ("M=3 N=0 K=5: every dimension must be at least 1"). In the order checked:
+/// - every dimension is at least 1;
+/// - every matrix (A: M x K, B: K x N, C: M x N) has at most 2^31 - 1 elements, so that the
+///   kernels' `int` indices such as `row * K + k` cannot overflow;
+/// - the grid has at most kMaxGridY blocks along y.
+///
+/// \param M, N, K the problem's sizes, as the launcher got them
+/// \param grid_y_blocks the blocks the launch puts along y, e.g.
+///        `(static_cast<long>(M) + TILE - 1) / TILE` for a grid whose y covers the rows of C
+///        (computed in `long`: `M + TILE - 1` may not fit an `int`); 0 when the launcher does not
+///        know it yet, and then only the sizes are checked
+inline std::string gemm_shape_error(long M, long N, long K, long grid_y_blocks) {
+  const std::string shape =
+      "M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K);
+  if (M < 1 || N < 1 || K < 1) return shape + ": every dimension must be at least 1";
+  constexpr long kIntMax = std::numeric_limits<int>::max();
+  if (M > kIntMax / K || K > kIntMax / N || M > kIntMax / N) {
+    return shape + ": a matrix has more than 2^31 - 1 elements, too many for int indices";
+  }
+  if (grid_y_blocks > kMaxGridY) {
+    return shape + ": the grid needs " + std::to_string(grid_y_blocks) +
+           " blocks along y, more than the grid's limit of " + std::to_string(kMaxGridY);
+  }
+  return "";
+}
+
+/// Throws `std::invalid_argument("KERNEL: REASON")`, with REASON the line of gemm_shape_error(M,
+/// N, K, grid_y_blocks), when the shape breaks the preconditions; does nothing otherwise. Every
+/// GEMM launcher of the course calls it before it launches, e.g. lesson 05's
+/// `require_gemm_shape("tiled_sgemm", M, N, K, (static_cast<long>(M) + TILE - 1) / TILE)`.
+/// \param kernel the launcher's name, the start of the message
+/// \throws std::invalid_argument when the shape breaks the preconditions
+inline void require_gemm_shape(const std::string& kernel, long M, long N, long K,
+                               long grid_y_blocks) {
+  if (std::string why = gemm_shape_error(M, N, K, grid_y_blocks); !why.empty()) {
+    throw std::invalid_argument(kernel + ": " + why);
+  }
+}
 
 }  // namespace course

@@ -67,6 +67,21 @@ def resolve(arg):
     sys.exit(2)
 
 
+def probe_gpu(build=None):
+    """None when a CUDA GPU answers; otherwise a one-line reason for the tools that need one."""
+    try:
+        p = subprocess.run(["nvidia-smi", "-L"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, timeout=30)
+    except FileNotFoundError:
+        return "this needs a CUDA GPU: nvidia-smi is not installed (no NVIDIA driver here)"
+    except subprocess.TimeoutExpired:
+        return "this needs a CUDA GPU: nvidia-smi did not answer"
+    if p.returncode != 0 or "GPU" not in p.stdout:
+        first = (p.stdout.strip().splitlines() or ["no GPU listed"])[0]
+        return f"this needs a CUDA GPU: nvidia-smi says: {first}"
+    return None
+
+
 # ---- hints ---------------------------------------------------------------------------------
 
 def read_hints(lesson):

@@ -40,32 +40,29 @@ san() {  # san TOOL NAME BINARY ARGS...
   shift 2
   step "$tool: $name" "san-$tool-$name.log" compute-sanitizer --tool "$tool" --error-exitcode 9 "$@"
 }
-san memcheck test02 "$build/bin/test02" "[gpu]"
-san racecheck test02 "$build/bin/test02" "[gpu]"
-san memcheck lesson02 "$build/bin/lesson02_solution" --width 37 --height 23 --block-x 16 --block-y 8 --n 100003
-san memcheck lesson01 "$build/bin/lesson01_solution" --copy-mb 64 --size 512 --reps 2
 san memcheck planted "$build/bin/test_common" "[gpu][verify]"
-# Every GEMM lesson's reference solution at a ragged size, under memcheck and racecheck.
-for main in lessons/*/main.cu; do
-  grep -q 'common/gemm_driver.hpp' "$main" || continue
-  n=$(basename "$(dirname "$main")" | cut -d- -f1)
-  for tool in memcheck racecheck; do
-    san $tool "lesson$n" "$build/bin/lesson${n}_solution" --m 257 --n 255 --k 300 --reps 1 --warmup 1
-  done
+lessons=$(python3 common/tools/course.py list | awk '/^  [0-9]/{print $1}')
+# Every reference solution at a ragged size under compute-sanitizer (memcheck, racecheck, ...).
+for n in $lessons; do
+  step "make sanitize-$n" "sanitize-$n.log" $m "sanitize-$n"
 done
-
-: >"$out/bench.jsonl"
-for n in $(python3 common/tools/course.py list | awk '/^  [0-9]/{print $1}'); do
-  step "lesson$n (solution)" "lesson$n.log" "$build/bin/lesson${n}_solution" --json
-  grep '^{' "$logs/lesson$n.log" >>"$out/bench.jsonl"
+step "make sass-5" sass-5.log $m sass-5
+step "make profile-4" profile-4.log $m profile-4
+for n in $lessons; do
+  step "lesson$n (solution)" "lesson$n.log" "$build/bin/lesson${n}_solution"
 done
+# make bench writes book/data/<gpu>.jsonl: bring a copy back.
+step "make bench${SIZES:+ SIZES=$SIZES}" bench.log $m bench ${SIZES:+SIZES=$SIZES}
+cp book/data/*.jsonl "$out/" 2>/dev/null
 
 {
   echo "GPU: $(tail -n +2 "$logs/gpu.txt")"
-  grep -E "tests passed|tests failed|Not Run|Skipped|Failed" "$logs/ctest.log" | head -8
+  grep -E "tests passed|tests failed|Not Run|Skipped|Failed" "$logs/ctest.log" | head -14
   echo
-  sed -n '/^Progress/,$p' "$logs/grade-stubs.log" | head -8
-  sed -n '/^Progress/,$p' "$logs/grade-solutions.log" | head -8
+  sed -n '/^Progress/,$p' "$logs/grade-stubs.log" | head -14
+  sed -n '/^Progress/,$p' "$logs/grade-solutions.log" | head -14
+  echo
+  sed -n '/^% of cuBLAS/,$p' "$logs/bench.log"
   echo
   printf '%-34s %-6s %5s  %s\n' step result time log
   printf '%s\n' "${rows[@]}"

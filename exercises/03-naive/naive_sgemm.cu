@@ -10,10 +10,8 @@
 #include "naive_sgemm.hpp"
 
 #include "common/check.hpp"
+#include "common/gemm.hpp"
 #include "common/todo.hpp"
-
-#include <stdexcept>
-#include <string>
 
 namespace lesson03 {
 
@@ -33,9 +31,9 @@ __global__ void naive_sgemm_kernel(int M, int N, int K, float alpha, const float
 //! [launch]
 void naive_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                  float* C) {
-  if (std::string why = invalid_naive_shape(M, N, K); !why.empty()) {
-    throw std::invalid_argument("naive_sgemm: " + why);
-  }
+  // Sizes >= 1, small enough for int indices, and the grid's y (over the N columns) in its limit.
+  course::require_gemm_shape("naive_sgemm", M, N, K,
+                             (static_cast<long>(N) + kBlockY - 1) / kBlockY);
   // BEGIN EXERCISE: naive_sgemm launch
   // TODO: launch naive_sgemm_kernel on blocks of kBlockX x kBlockY threads, on a grid whose x
   // covers the M rows and whose y covers the N columns (round up), then CHECK_LAUNCH().

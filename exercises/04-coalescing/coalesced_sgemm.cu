@@ -7,10 +7,8 @@
 #include "coalesced_sgemm.hpp"
 
 #include "common/check.hpp"
+#include "common/gemm.hpp"
 #include "common/todo.hpp"
-
-#include <stdexcept>
-#include <string>
 
 namespace lesson04 {
 
@@ -30,9 +28,9 @@ __global__ void coalesced_sgemm_kernel(int M, int N, int K, float alpha, const f
 //! [launch]
 void coalesced_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                      float* C) {
-  if (std::string why = invalid_coalesced_shape(M, N, K); !why.empty()) {
-    throw std::invalid_argument("coalesced_sgemm: " + why);
-  }
+  // Sizes >= 1, small enough for int indices, and the grid's y (over the M rows) in its limit.
+  course::require_gemm_shape("coalesced_sgemm", M, N, K,
+                             (static_cast<long>(M) + kBlockY - 1) / kBlockY);
   // BEGIN EXERCISE: coalesced_sgemm launch
   // TODO: launch coalesced_sgemm_kernel on blocks of kBlockX x kBlockY threads, on a grid whose x
   // covers the N columns and whose y covers the M rows (round up), then CHECK_LAUNCH().

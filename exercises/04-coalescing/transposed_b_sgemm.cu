@@ -8,11 +8,10 @@
 
 #include "common/buffers.hpp"
 #include "common/check.hpp"
+#include "common/gemm.hpp"
 #include "common/todo.hpp"
 
 #include <cstddef>
-#include <stdexcept>
-#include <string>
 #include <vector>
 
 namespace lesson04 {
@@ -29,9 +28,9 @@ __global__ void transposed_b_sgemm_kernel(int M, int N, int K, float alpha, cons
 
 void transposed_b_sgemm(int M, int N, int K, float alpha, const float* A, const float* Bt,
                         float beta, float* C) {
-  if (std::string why = invalid_coalesced_shape(M, N, K); !why.empty()) {
-    throw std::invalid_argument("transposed_b_sgemm: " + why);
-  }
+  // Sizes >= 1, small enough for int indices, and the grid's y (over the M rows) in its limit.
+  course::require_gemm_shape("transposed_b_sgemm", M, N, K,
+                             (static_cast<long>(M) + kBlockY - 1) / kBlockY);
   // BEGIN EXERCISE: transposed_b_sgemm launch
   // TODO: launch transposed_b_sgemm_kernel exactly as coalesced_sgemm launches its kernel, then
   // CHECK_LAUNCH().

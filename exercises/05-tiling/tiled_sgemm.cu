@@ -12,11 +12,10 @@
 #include "tiled_sgemm.hpp"
 
 #include "common/check.hpp"
+#include "common/gemm.hpp"
 #include "common/todo.hpp"
 
 #include <cstddef>
-#include <stdexcept>
-#include <string>
 
 namespace lesson05 {
 
@@ -83,7 +82,7 @@ __global__ void __launch_bounds__(TILE* TILE)
   // TODO: threads inside C (row < M and col < N) write alpha * acc + beta * C[row][col];
   // when beta == 0, C must not be read (it may hold NaN): write alpha * acc alone. (Delete the
   // next line: it only keeps the compiler quiet while these variables are unused.)
-  (void)row, (void)col, (void)acc, (void)a_next, (void)b_next;
+  (void)row, (void)col, (void)acc, (void)a_next, (void)b_next, (void)As, (void)Bs;
   // END EXERCISE
 }
 //! [write_c]
@@ -92,16 +91,8 @@ __global__ void __launch_bounds__(TILE* TILE)
 template <int TILE>
 void tiled_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                  float* C) {
-  const std::string shape =
-      "M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K);
-  if (M < 1 || N < 1 || K < 1) {
-    throw std::invalid_argument("tiled_sgemm: " + shape + ": every dimension must be at least 1");
-  }
-  if ((static_cast<long>(M) + TILE - 1) / TILE > kMaxGridY) {
-    throw std::invalid_argument("tiled_sgemm: " + shape + ": M needs more than " +
-                                std::to_string(kMaxGridY) + " blocks of " + std::to_string(TILE) +
-                                " rows along y, the grid's limit");
-  }
+  // Sizes >= 1, small enough for int indices, and the grid's y (over the M rows) in its limit.
+  course::require_gemm_shape("tiled_sgemm", M, N, K, (static_cast<long>(M) + TILE - 1) / TILE);
   // BEGIN EXERCISE: tiled_sgemm launch
   // TODO: launch tiled_sgemm_kernel<TILE> with blocks of TILE x TILE threads (x along the
   // columns) and enough blocks to cover all of C, rounding up; then CHECK_LAUNCH().
@@ -110,8 +101,19 @@ void tiled_sgemm(int M, int N, int K, float alpha, const float* A, const float* 
 }
 //! [launch]
 
+// Not an exercise: the kernel itself, for lesson 06's occupancy APIs. The typed pointer picks the
+// __global__ function of the two templates named tiled_sgemm_kernel (this one takes no arguments).
+template <int TILE>
+const void* tiled_sgemm_kernel() {
+  void (*kernel)(int, int, int, float, const float*, const float*, float, float*) =
+      tiled_sgemm_kernel<TILE>;
+  return reinterpret_cast<const void*>(kernel);
+}
+
 // The two tile sizes of the lesson, compiled here so the header needs no CUDA.
 template void tiled_sgemm<16>(int, int, int, float, const float*, const float*, float, float*);
 template void tiled_sgemm<32>(int, int, int, float, const float*, const float*, float, float*);
+template const void* tiled_sgemm_kernel<16>();
+template const void* tiled_sgemm_kernel<32>();
 
 }  // namespace lesson05

@@ -143,6 +143,8 @@ int main(int argc, char** argv) {
             .add("peak", m.peak)
             .add("pct_of_peak", m.pct())  // null when the peak is unknown
             .add("gpu", spec.name)
+            .add("sm_count", spec.sm_count)
+            .add("sm_clock_mhz", spec.sm_clock_khz / 1000)
             .print();
       }
     }

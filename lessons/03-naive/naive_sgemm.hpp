@@ -15,9 +15,6 @@
 /// compiled by a C++ compiler).
 #pragma once
 
-#include <limits>
-#include <string>
-
 namespace lesson03 {
 
 /// Threads of a block along x: in this lesson's mapping, 32 consecutive **rows** of C.
@@ -26,27 +23,6 @@ constexpr int kBlockX = 32;
 /// Threads of a block along y: 32 consecutive **columns** of C. 32 x 32 = 1024 threads, the
 /// largest block CUDA allows, 32 warps.
 constexpr int kBlockY = 32;
-/// The most blocks a grid may have along y (along x the limit is 2^31 - 1).
-constexpr long kMaxGridY = 65535;
-
-/// Empty when naive_sgemm can run an M x N x K problem; otherwise what is wrong, in one line.
-/// Every dimension must be at least 1; the matrices must be small enough for int indices
-/// (M*K, K*N and M*N at most 2^31 - 1 elements); and the columns of C, cut into blocks of
-/// kBlockY, must fit in the grid's y limit.
-inline std::string invalid_naive_shape(long M, long N, long K) {
-  const std::string shape =
-      "M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K);
-  if (M < 1 || N < 1 || K < 1) return shape + ": every dimension must be at least 1";
-  constexpr long kIntMax = std::numeric_limits<int>::max();
-  if (M > kIntMax / K || K > kIntMax / N || M > kIntMax / N) {
-    return shape + ": a matrix has more than 2^31 - 1 elements, too many for int indices";
-  }
-  if ((N + kBlockY - 1) / kBlockY > kMaxGridY) {
-    return shape + ": N needs more than " + std::to_string(kMaxGridY) + " blocks of " +
-           std::to_string(kBlockY) + " columns along y, the grid's limit";
-  }
-  return "";
-}
 
 /// **Exercise.** The naive SGEMM: `C = alpha * A * B + beta * C`, one thread per element of C.
 ///
@@ -58,7 +34,8 @@ inline std::string invalid_naive_shape(long M, long N, long K) {
 /// \param M, N, K the problem: A is M x K, B is K x N, C is M x N, all row-major; each >= 1
 /// \param A, B    **device** pointers to the inputs
 /// \param C       **device** pointer to the output (read too when beta != 0)
-/// \throws std::invalid_argument when the shape breaks the preconditions (invalid_naive_shape)
+/// \throws std::invalid_argument when the shape breaks the preconditions (course::gemm_shape_error;
+///         the grid's y covers the N columns in blocks of kBlockY)
 /// \throws course::CudaError when the launch fails
 void naive_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                  float* C);

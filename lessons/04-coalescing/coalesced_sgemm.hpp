@@ -19,9 +19,6 @@
 
 #include "common/gemm.hpp"
 
-#include <limits>
-#include <string>
-
 namespace lesson04 {
 
 /// Threads of a block along x: 32 consecutive **columns** of C, one warp.
@@ -29,26 +26,6 @@ constexpr int kBlockX = 32;
 /// Threads of a block along y: 32 consecutive rows of C. 32 x 32 = 1024 threads, as in lesson 03,
 /// so the mapping is the only difference.
 constexpr int kBlockY = 32;
-/// The most blocks a grid may have along y (along x the limit is 2^31 - 1).
-constexpr long kMaxGridY = 65535;
-
-/// Empty when coalesced_sgemm and transposed_b_sgemm can run an M x N x K problem; otherwise what
-/// is wrong, in one line: a dimension below 1, a matrix too large for int indices (more than
-/// 2^31 - 1 elements), or more than kMaxGridY blocks of kBlockY rows along y.
-inline std::string invalid_coalesced_shape(long M, long N, long K) {
-  const std::string shape =
-      "M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K);
-  if (M < 1 || N < 1 || K < 1) return shape + ": every dimension must be at least 1";
-  constexpr long kIntMax = std::numeric_limits<int>::max();
-  if (M > kIntMax / K || K > kIntMax / N || M > kIntMax / N) {
-    return shape + ": a matrix has more than 2^31 - 1 elements, too many for int indices";
-  }
-  if ((M + kBlockY - 1) / kBlockY > kMaxGridY) {
-    return shape + ": M needs more than " + std::to_string(kMaxGridY) + " blocks of " +
-           std::to_string(kBlockY) + " rows along y, the grid's limit";
-  }
-  return "";
-}
 
 /// **Exercise (task 2).** The coalesced SGEMM: one thread per element of C, with **x along the
 /// columns** (`col = blockIdx.x * blockDim.x + threadIdx.x`) and y along the rows, on blocks of
@@ -57,7 +34,8 @@ inline std::string invalid_coalesced_shape(long M, long N, long K) {
 /// `alpha * sum` when beta == 0, without reading C). Checks the launch (CHECK_LAUNCH) and returns
 /// without waiting for the kernel.
 /// \param A (M x K), B (K x N), C (M x N): **device** pointers, row-major; M, N, K >= 1
-/// \throws std::invalid_argument when the shape breaks the preconditions (invalid_coalesced_shape)
+/// \throws std::invalid_argument when the shape breaks the preconditions (course::gemm_shape_error;
+///         the grid's y covers the M rows in blocks of kBlockY)
 /// \throws course::CudaError when the launch fails
 void coalesced_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                      float* C);
@@ -67,7 +45,8 @@ void coalesced_sgemm(int M, int N, int K, float alpha, const float* A, const flo
 /// B[k][col]. Computes `C = alpha * A * Bt^T + beta * C`, i.e. the same C as coalesced_sgemm
 /// would with B. Checks the launch and returns without waiting.
 /// \param A (M x K), Bt (N x K), C (M x N): **device** pointers, row-major; M, N, K >= 1
-/// \throws std::invalid_argument when the shape breaks the preconditions (invalid_coalesced_shape)
+/// \throws std::invalid_argument when the shape breaks the preconditions (course::gemm_shape_error;
+///         the grid's y covers the M rows in blocks of kBlockY)
 /// \throws course::CudaError when the launch fails
 void transposed_b_sgemm(int M, int N, int K, float alpha, const float* A, const float* Bt,
                         float beta, float* C);

@@ -17,10 +17,6 @@
 
 namespace lesson05 {
 
-/// The most blocks a grid may have along y (along x the limit is 2^31 - 1). The grid's y runs
-/// over the rows of C, so M may be at most kMaxGridY * TILE.
-constexpr long kMaxGridY = 65535;
-
 /// **Exercise (task 1).** Element (r, c) of a `rows x cols` row-major matrix X, or 0 when (r, c)
 /// lies outside it (r >= rows or c >= cols). The kernel loads every element of its tiles through
 /// this function, so a partial tile at the bottom, the right or the end of K is padded with
@@ -48,8 +44,9 @@ COURSE_HD float load_or_zero(const float* X, int rows, int cols, int r, int c);
 /// \tparam TILE the tile edge, 16 or 32 (the two explicit instantiations)
 /// \param M, N, K the sizes, each >= 1
 /// \param A, B, C **device** pointers, row-major; C is read only when beta != 0
-/// \throws std::invalid_argument when M, N or K is below 1, or M needs more than kMaxGridY
-///         blocks along y
+/// \throws std::invalid_argument when the shape breaks the preconditions (course::gemm_shape_error:
+///         M, N or K below 1, a matrix too large for int indices, or M needing more than
+///         course::kMaxGridY blocks along y)
 /// \throws course::CudaError when the launch fails
 /// Returns without waiting for the kernel.
 template <int TILE>
@@ -61,5 +58,15 @@ extern template void tiled_sgemm<16>(int, int, int, float, const float*, const f
                                      float*);
 extern template void tiled_sgemm<32>(int, int, int, float, const float*, const float*, float,
                                      float*);
+
+/// The `__global__` function that tiled_sgemm<TILE> launches, as the CUDA runtime's C API takes it
+/// (`const void*`): for the occupancy APIs (cudaFuncGetAttributes,
+/// cudaOccupancyMaxActiveBlocksPerMultiprocessor) that lesson 06 applies to this kernel. Its
+/// blocks have TILE x TILE threads and no dynamic shared memory. Given code, not an exercise.
+template <int TILE>
+const void* tiled_sgemm_kernel();
+
+extern template const void* tiled_sgemm_kernel<16>();
+extern template const void* tiled_sgemm_kernel<32>();
 
 }  // namespace lesson05

@@ -1,7 +1,7 @@
-// Lesson 06: occupancy. For the tiled kernels (TILE 16 and 32) and the tuned family: what the
-// compiler gave each block (registers, shared memory), what the calculator says fits on an SM and
-// why, what the CUDA runtime says, and how many waves the grid takes. Then wave quantization on a
-// kernel of fixed per-block work, the tuned kernel timed at every occupancy it can have, and all
+// Lesson 06: occupancy. For lesson 05's tiled kernel (TILE 16 and 32) and the tuned family: what
+// the compiler gave each block (registers, shared memory), what the calculator says fits on an SM
+// and why, what the CUDA runtime says, and how many waves the grid takes. Then wave quantization on
+// a kernel of fixed per-block work, the tuned kernel timed at every occupancy it can have, and all
 // the SGEMMs checked against Eigen and timed against cuBLAS.
 //
 //   make lesson-6                       your exercise
@@ -9,7 +9,7 @@
 //   make lesson-6 ARGS="--size 2048"    options: --size, --m/--n/--k, --reps, --warmup, --json
 #include "occupancy.hpp"
 #include "occupancy_sgemm.hpp"
-#include "tiled_sgemm.hpp"  // lesson 05's reference solution, for comparison
+#include "tiled_sgemm.hpp"  // lesson 05's tiled kernel, from its reference solution
 
 #include "common/buffers.hpp"
 #include "common/check.hpp"
@@ -242,9 +242,8 @@ int main(int argc, char** argv) {
 
     //! [kernels]
     std::vector<course::NamedSgemm> kernels = {
+        {"tiled_sgemm<16> (lesson 05)", &lesson05::tiled_sgemm<16>, false},
         {"tiled_sgemm<32> (lesson 05)", &lesson05::tiled_sgemm<32>, false},
-        {"tiled_sgemm<16>", &lesson06::tiled_sgemm<16>, false},
-        {"tiled_sgemm<32>", &lesson06::tiled_sgemm<32>, false},
     };
     for (int i = 0; i < static_cast<int>(lesson06::tuned_configs().size()); ++i) {
       kernels.push_back(

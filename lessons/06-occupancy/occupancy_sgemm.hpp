@@ -1,15 +1,17 @@
 /// \file occupancy_sgemm.hpp
-/// \brief Lesson 06, the kernels: the classic shared-memory tiled SGEMM (TILE 16 and 32), whose
-/// occupancy the lesson takes apart, and a tiled SGEMM whose launch configuration is chosen with
-/// the occupancy calculator (tuned_tiled_sgemm, the lesson's headline).
+/// \brief Lesson 06, the kernels: a tiled SGEMM whose launch configuration is chosen with the
+/// occupancy calculator (tuned_tiled_sgemm, the lesson's headline), and the list of kernels whose
+/// occupancy the lesson takes apart: lesson 05's shared-memory tiled SGEMM (TILE 16 and 32,
+/// lesson05::tiled_sgemm) and the tuned ones.
 ///
 /// Every GEMM here computes `C = alpha * A * B + beta * C`, row-major (element (row, col) of an
 /// R x C matrix is at `row * C + col`), A is M x K, B is K x N, C is M x N, device pointers, any
 /// M, N, K >= 1. As in BLAS, when beta == 0 the input C is never read (it may hold NaN). Each
 /// launcher returns without waiting for the kernel.
 ///
-/// The kernels are given code (lesson 05 is where a tiled kernel is written); what the learner
-/// writes is the calculator in occupancy.hpp, which tuned_tiled_sgemm uses to pick its launch.
+/// The kernels are given code (lesson 05 is where a tiled kernel is written, and its reference
+/// solution is the tiled kernel measured here); what the learner writes is the calculator in
+/// occupancy.hpp, which tuned_tiled_sgemm uses to pick its launch.
 ///
 /// This header is plain C++ (the graders are compiled by a C++ compiler): kernels are passed
 /// around as `const void*`, the form the CUDA runtime's C API takes them in.
@@ -22,25 +24,6 @@
 #include <vector>
 
 namespace lesson06 {
-
-/// The most blocks a grid may have along y (along x the limit is 2^31 - 1). The grid's y runs
-/// over the rows of C.
-constexpr long kMaxGridY = 65535;
-
-/// The classic tiled SGEMM: a block of TILE x TILE threads computes a TILE x TILE tile of C, one
-/// element per thread, staging TILE x TILE tiles of A and B in shared memory (2 * TILE^2 floats
-/// of static shared memory). Explicitly instantiated for TILE 16 and 32.
-/// \throws std::invalid_argument when M, N or K is below 1, or M needs more than kMaxGridY
-///         blocks along y
-/// \throws course::CudaError when the launch fails
-template <int TILE>
-void tiled_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
-                 float* C);
-
-extern template void tiled_sgemm<16>(int, int, int, float, const float*, const float*, float,
-                                     float*);
-extern template void tiled_sgemm<32>(int, int, int, float, const float*, const float*, float,
-                                     float*);
 
 /// One compiled configuration of the tuned kernel: a block computes a tile_m x tile_n tile of C
 /// with tile_m * tile_n / rows_per_thread threads, each thread `rows_per_thread` elements of one
@@ -67,8 +50,8 @@ struct LessonKernel {
   int threads_per_block = 0;
 };
 
-/// tiled_sgemm<16>, tiled_sgemm<32> and each tuned configuration (in tuned_configs() order),
-/// with the block sizes their launchers use.
+/// Lesson 05's tiled_sgemm<16> and tiled_sgemm<32> (lesson05::tiled_sgemm_kernel) and each tuned
+/// configuration (in tuned_configs() order), with the block sizes their launchers use.
 std::vector<LessonKernel> lesson_kernels();
 
 /// Sets the tuned kernels' attributes on the current device (see TunedPlan), once per device;
@@ -101,8 +84,8 @@ void tuned_config_sgemm(int index, std::size_t padding_smem_bytes, int M, int N,
 
 /// **The headline.** A tiled SGEMM whose launch configuration is chosen with the occupancy
 /// calculator: plan_tuned_sgemm(M, N), then tuned_config_sgemm(chosen, 0, ...).
-/// \throws std::invalid_argument when M, N or K is below 1, or M needs more than kMaxGridY
-///         blocks along y
+/// \throws std::invalid_argument when the shape breaks the preconditions (course::gemm_shape_error;
+///         the grid's y covers the M rows in blocks of the chosen tile_m)
 /// \throws course::CudaError when the launch fails
 void tuned_tiled_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                        float* C);

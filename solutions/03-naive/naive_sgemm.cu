@@ -10,10 +10,8 @@
 #include "naive_sgemm.hpp"
 
 #include "common/check.hpp"
+#include "common/gemm.hpp"
 #include "common/todo.hpp"
-
-#include <stdexcept>
-#include <string>
 
 namespace lesson03 {
 
@@ -46,9 +44,9 @@ __global__ void naive_sgemm_kernel(int M, int N, int K, float alpha, const float
 //! [launch]
 void naive_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                  float* C) {
-  if (std::string why = invalid_naive_shape(M, N, K); !why.empty()) {
-    throw std::invalid_argument("naive_sgemm: " + why);
-  }
+  // Sizes >= 1, small enough for int indices, and the grid's y (over the N columns) in its limit.
+  course::require_gemm_shape("naive_sgemm", M, N, K,
+                             (static_cast<long>(N) + kBlockY - 1) / kBlockY);
   // BEGIN EXERCISE: naive_sgemm launch
   const dim3 block(kBlockX, kBlockY);  // 32 x 32 = 1024 threads, 32 warps of one column each
   // x covers the M rows, y the N columns; both rounded up, the guard stops the spare threads.

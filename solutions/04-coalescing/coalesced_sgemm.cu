@@ -7,10 +7,8 @@
 #include "coalesced_sgemm.hpp"
 
 #include "common/check.hpp"
+#include "common/gemm.hpp"
 #include "common/todo.hpp"
-
-#include <stdexcept>
-#include <string>
 
 namespace lesson04 {
 
@@ -42,9 +40,9 @@ __global__ void coalesced_sgemm_kernel(int M, int N, int K, float alpha, const f
 //! [launch]
 void coalesced_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                      float* C) {
-  if (std::string why = invalid_coalesced_shape(M, N, K); !why.empty()) {
-    throw std::invalid_argument("coalesced_sgemm: " + why);
-  }
+  // Sizes >= 1, small enough for int indices, and the grid's y (over the M rows) in its limit.
+  course::require_gemm_shape("coalesced_sgemm", M, N, K,
+                             (static_cast<long>(M) + kBlockY - 1) / kBlockY);
   // BEGIN EXERCISE: coalesced_sgemm launch
   const dim3 block(kBlockX, kBlockY);  // 32 x 32 threads: each warp is 32 columns of one row
   // x covers the N columns, y the M rows: the two axes of lesson 03's grid, swapped.

@@ -12,11 +12,10 @@
 #include "tiled_sgemm.hpp"
 
 #include "common/check.hpp"
+#include "common/gemm.hpp"
 #include "common/todo.hpp"
 
 #include <cstddef>
-#include <stdexcept>
-#include <string>
 
 namespace lesson05 {
 
@@ -106,16 +105,8 @@ __global__ void __launch_bounds__(TILE* TILE)
 template <int TILE>
 void tiled_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                  float* C) {
-  const std::string shape =
-      "M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K);
-  if (M < 1 || N < 1 || K < 1) {
-    throw std::invalid_argument("tiled_sgemm: " + shape + ": every dimension must be at least 1");
-  }
-  if ((static_cast<long>(M) + TILE - 1) / TILE > kMaxGridY) {
-    throw std::invalid_argument("tiled_sgemm: " + shape + ": M needs more than " +
-                                std::to_string(kMaxGridY) + " blocks of " + std::to_string(TILE) +
-                                " rows along y, the grid's limit");
-  }
+  // Sizes >= 1, small enough for int indices, and the grid's y (over the M rows) in its limit.
+  course::require_gemm_shape("tiled_sgemm", M, N, K, (static_cast<long>(M) + TILE - 1) / TILE);
   // BEGIN EXERCISE: tiled_sgemm launch
   // One TILE x TILE block per tile of C, x along the columns (N), y along the rows (M), both
   // rounded up so a partial tile at the right and bottom edges gets its block too.
@@ -127,8 +118,19 @@ void tiled_sgemm(int M, int N, int K, float alpha, const float* A, const float* 
 }
 //! [launch]
 
+// Not an exercise: the kernel itself, for lesson 06's occupancy APIs. The typed pointer picks the
+// __global__ function of the two templates named tiled_sgemm_kernel (this one takes no arguments).
+template <int TILE>
+const void* tiled_sgemm_kernel() {
+  void (*kernel)(int, int, int, float, const float*, const float*, float, float*) =
+      tiled_sgemm_kernel<TILE>;
+  return reinterpret_cast<const void*>(kernel);
+}
+
 // The two tile sizes of the lesson, compiled here so the header needs no CUDA.
 template void tiled_sgemm<16>(int, int, int, float, const float*, const float*, float, float*);
 template void tiled_sgemm<32>(int, int, int, float, const float*, const float*, float, float*);
+template const void* tiled_sgemm_kernel<16>();
+template const void* tiled_sgemm_kernel<32>();
 
 }  // namespace lesson05

@@ -1,11 +1,14 @@
-// Lesson 06: the kernels whose occupancy the lesson measures, and the launch planner around the
-// tuned one. Given code, the same in exercises/ and solutions/: what you write is the calculator
-// in occupancy.cpp, which tuned_tiled_sgemm calls to choose its configuration.
+// Lesson 06: the tuned kernels whose occupancy the lesson measures (next to lesson 05's tiled
+// kernel), and the launch planner around them. Given code, the same in exercises/ and solutions/:
+// what you write is the calculator in occupancy.cpp, which tuned_tiled_sgemm calls to choose its
+// configuration.
 //
 // Row-major everywhere; x is the column, y the row.
 #include "occupancy_sgemm.hpp"
+#include "tiled_sgemm.hpp"  // lesson 05's tiled kernel, from its reference solution
 
 #include "common/check.hpp"
+#include "common/gemm.hpp"
 #include "common/timing.hpp"
 
 #include <cuda_runtime.h>
@@ -18,72 +21,6 @@
 
 namespace lesson06 {
 
-namespace {
-
-// M, N, K >= 1, and a grid of ceil(M / tile_m) blocks along y within the hardware's limit.
-void validate_sgemm(const char* who, int M, int N, int K, int tile_m) {
-  const std::string shape =
-      "M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K);
-  if (M < 1 || N < 1 || K < 1) {
-    throw std::invalid_argument(std::string(who) + ": " + shape +
-                                ": every dimension must be at least 1");
-  }
-  if (tile_m > 0 && (static_cast<long>(M) + tile_m - 1) / tile_m > kMaxGridY) {
-    throw std::invalid_argument(std::string(who) + ": " + shape + ": M needs more than " +
-                                std::to_string(kMaxGridY) + " blocks of " + std::to_string(tile_m) +
-                                " rows along y, the grid's limit");
-  }
-}
-
-}  // namespace
-
-// ---- The classic tiled kernel (lesson 05's design) -------------------------------------------
-
-//! [tiled_kernel]
-// A TILE x TILE block computes a TILE x TILE tile of C, one element per thread. Per step along K
-// every thread stores one element of A and one of B in shared memory, then reads a row of As and
-// a column of Bs (the compiler merges four reads of As into one 128-bit load, but every
-// multiply-add still needs its own element of Bs). __launch_bounds__(TILE * TILE) only says the
-// block size; the register count is the compiler's choice, and the calculator shows what it costs.
-template <int TILE>
-__global__ void __launch_bounds__(TILE* TILE)
-    tiled_kernel(int M, int N, int K, float alpha, const float* __restrict__ A,
-                 const float* __restrict__ B, float beta, float* __restrict__ C) {
-  __shared__ float As[TILE][TILE];
-  __shared__ float Bs[TILE][TILE];
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const int row = blockIdx.y * TILE + ty;
-  const int col = blockIdx.x * TILE + tx;
-  float acc = 0.0f;
-  for (int k0 = 0; k0 < K; k0 += TILE) {
-    // Partial tiles (past row M, column N or K) load zeros: they add nothing.
-    As[ty][tx] = (row < M && k0 + tx < K) ? A[static_cast<std::size_t>(row) * K + k0 + tx] : 0.0f;
-    Bs[ty][tx] = (k0 + ty < K && col < N) ? B[static_cast<std::size_t>(k0 + ty) * N + col] : 0.0f;
-    __syncthreads();  // the tiles are complete before anyone reads them
-#pragma unroll
-    for (int k = 0; k < TILE; ++k) acc += As[ty][k] * Bs[k][tx];
-    __syncthreads();  // everyone is done reading before the next tiles overwrite them
-  }
-  if (row < M && col < N) {
-    float* c = C + static_cast<std::size_t>(row) * N + col;
-    *c = (beta == 0.0f) ? alpha * acc : alpha * acc + beta * *c;  // C unread when beta == 0
-  }
-}
-//! [tiled_kernel]
-
-template <int TILE>
-void tiled_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
-                 float* C) {
-  validate_sgemm("tiled_sgemm", M, N, K, TILE);
-  const dim3 block(TILE, TILE);
-  const dim3 grid((N + TILE - 1) / TILE, (M + TILE - 1) / TILE);
-  tiled_kernel<TILE><<<grid, block>>>(M, N, K, alpha, A, B, beta, C);
-  CHECK_LAUNCH();
-}
-
-template void tiled_sgemm<16>(int, int, int, float, const float*, const float*, float, float*);
-template void tiled_sgemm<32>(int, int, int, float, const float*, const float*, float, float*);
-
 // ---- The tuned kernel family -------------------------------------------------------------------
 
 //! [tuned_kernel]
@@ -92,7 +29,7 @@ template void tiled_sgemm<32>(int, int, int, float, const float*, const float*, 
 //
 // Why this shape: the limit of a one-element-per-thread tiled kernel is shared memory. An SM's
 // shared memory delivers one 128-byte wavefront per clock while its FP32 lanes complete four warp
-// FMAs per clock; every FMA of the classic kernel needs a fresh element of B per thread (a whole
+// FMAs per clock; every FMA of lesson 05's kernel needs a fresh element of B per thread (a whole
 // wavefront per warp), so at best a quarter of the FMA rate is reachable. Two rows per thread use
 // each element of B twice. The elements of A are the same for the whole warp (one broadcast), and
 // reading four consecutive k at once as a float4 makes that one load per four steps.
@@ -279,8 +216,8 @@ void prepare_tuned_kernels() {
 
 std::vector<LessonKernel> lesson_kernels() {
   std::vector<LessonKernel> out = {
-      {"tiled_sgemm<16>", reinterpret_cast<const void*>(&tiled_kernel<16>), 16 * 16},
-      {"tiled_sgemm<32>", reinterpret_cast<const void*>(&tiled_kernel<32>), 32 * 32},
+      {"tiled_sgemm<16> (lesson 05)", lesson05::tiled_sgemm_kernel<16>(), 16 * 16},
+      {"tiled_sgemm<32> (lesson 05)", lesson05::tiled_sgemm_kernel<32>(), 32 * 32},
   };
   for (const TunedEntry& e : entries()) out.push_back({e.config.name, e.kernel, e.config.threads});
   return out;
@@ -303,7 +240,8 @@ void tuned_config_sgemm(int index, std::size_t padding_smem_bytes, int M, int N,
     throw std::invalid_argument("tuned_config_sgemm: no configuration " + std::to_string(index));
   }
   const TunedEntry& e = entries()[index];
-  validate_sgemm("tuned_tiled_sgemm", M, N, K, e.config.tile_m);
+  course::require_gemm_shape("tuned_tiled_sgemm", M, N, K,
+                             (static_cast<long>(M) + e.config.tile_m - 1) / e.config.tile_m);
   context();  // attributes set (the dynamic shared-memory limit, the carve-out)
   const dim3 grid((N + e.config.tile_n - 1) / e.config.tile_n,
                   (M + e.config.tile_m - 1) / e.config.tile_m);
@@ -312,7 +250,8 @@ void tuned_config_sgemm(int index, std::size_t padding_smem_bytes, int M, int N,
 
 void tuned_tiled_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                        float* C) {
-  validate_sgemm("tuned_tiled_sgemm", M, N, K, 0);  // the grid is checked once a tile is chosen
+  // The grid (0: not known yet) is checked once a tile is chosen, by tuned_config_sgemm.
+  course::require_gemm_shape("tuned_tiled_sgemm", M, N, K, 0);
   const TunedPlan plan = plan_tuned_sgemm(M, N);
   tuned_config_sgemm(plan.chosen, 0, M, N, K, alpha, A, B, beta, C);
 }

@@ -5,6 +5,7 @@
 // peaks against what the GPU really does. These are consistency checks of the formulas, never
 // speed targets: no test asks for a minimum speed.
 #include "catch_compat.hpp"
+#include "test_helpers.hpp"
 
 #include "architecture.hpp"
 #include "reference_devices.hpp"
@@ -200,11 +201,7 @@ TEST_CASE("query_device reports what the driver reports", "[gpu][task3]") {
   int dev = 0;
   CUDA_CHECK(cudaGetDevice(&dev));
   const DeviceSpec d = lesson01::query_device(dev);
-  auto attr = [dev](cudaDeviceAttr a) {
-    int v = 0;
-    CUDA_CHECK(cudaDeviceGetAttribute(&v, a, dev));
-    return v;
-  };
+  auto attr = [dev](cudaDeviceAttr a) { return course_test::device_attribute(dev, a); };
   cudaDeviceProp prop{};
   CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
   INFO("device " << dev << ": " << prop.name);

@@ -7,6 +7,7 @@
 // [gpu] tests run vector_add and record_thread_coords on the device, with the output poisoned
 //       before the launch and a canary band after it.
 #include "catch_compat.hpp"
+#include "test_helpers.hpp"
 
 #include "dispatch.hpp"
 #include "emulate.hpp"
@@ -20,11 +21,11 @@
 #include <cstddef>
 #include <cstring>
 #include <sstream>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 using namespace lesson02;
+using course_test::throws_invalid_argument;
 
 namespace {
 
@@ -100,19 +101,6 @@ std::string compare_records(const std::vector<ThreadRecord>& got, int width, int
   return std::to_string(wrong) + " of " + std::to_string(static_cast<long>(width) * height) +
          " records wrong (block (" + std::to_string(block_x) + "," + std::to_string(block_y) +
          ")):\n" + out.str() + "  likely cause: " + hint;
-}
-
-// True when `f` throws std::invalid_argument (a precondition check), false otherwise.
-template <typename F>
-bool throws_invalid_argument(F f) {
-  try {
-    f();
-  } catch (const std::invalid_argument&) {
-    return true;
-  } catch (...) {
-    return false;
-  }
-  return false;
 }
 
 struct Shape2D {

@@ -6,45 +6,21 @@
 // (course::check_sgemm). A failure prints the diagnosis: the first wrong elements, a map of the
 // wrong tiles and the likely cause.
 #include "catch_compat.hpp"
+#include "test_helpers.hpp"
 
 #include "naive_sgemm.hpp"
 
 #include "common/gemm_check.hpp"
 
-#include <stdexcept>
 #include <vector>
 
-namespace {
-
-// True when `f` throws std::invalid_argument (a precondition check), false otherwise.
-template <typename F>
-bool throws_invalid_argument(F f) {
-  try {
-    f();
-  } catch (const std::invalid_argument&) {
-    return true;
-  } catch (...) {
-    return false;
-  }
-  return false;
-}
-
-course::VerifyReport check(const course::GemmShape& shape) {
-  course::VerifyOptions options;
-  options.label = "naive_sgemm";
-  return course::check_sgemm(lesson03::naive_sgemm, shape, options);
-}
-
-}  // namespace
+using course_test::check_sgemm_on_shapes;
+using course_test::throws_invalid_argument;
 
 TEST_CASE("naive_sgemm matches Eigen on the course's shape grid", "[gpu][task1]") {
   // 1x1x1, primes, non-square and non-multiple-of-32 shapes, beta == 0 and beta != 0, and two
   // large ones (1024^3 and 1031 x 1000 x 1537).
-  for (const course::GemmShape& shape : course::gemm_shape_grid()) {
-    const course::VerifyReport r = check(shape);
-    INFO(r.describe());
-    CHECK(r.passed);
-  }
+  check_sgemm_on_shapes(lesson03::naive_sgemm, "naive_sgemm", course::gemm_shape_grid());
 }
 
 TEST_CASE("naive_sgemm: one block edge at a time, and the grid's two axes", "[gpu][task1]") {
@@ -55,11 +31,7 @@ TEST_CASE("naive_sgemm: one block edge at a time, and the grid's two axes", "[gp
       {31, 33, 1, 1.0f, 0.5f},    {33, 31, 2, -2.0f, 0.0f},  {96, 64, 3, 1.0f, -1.0f},
       {2050, 40, 9, 0.5f, 0.25f}, {40, 2050, 9, 1.0f, 0.0f}, {65, 97, 1, 1.0f, 0.0f},
   };
-  for (const course::GemmShape& shape : shapes) {
-    const course::VerifyReport r = check(shape);
-    INFO(r.describe());
-    CHECK(r.passed);
-  }
+  check_sgemm_on_shapes(lesson03::naive_sgemm, "naive_sgemm", shapes);
   // The preconditions are checked before anything is launched.
   float* none = nullptr;
   INFO("naive_sgemm must throw std::invalid_argument for a dimension below 1");

@@ -7,17 +7,18 @@
 //       takes Bt (N x K): the check goes through transposed_b_for_checking(), which transposes B
 //       on the host before calling it.
 #include "catch_compat.hpp"
+#include "test_helpers.hpp"
 
 #include "coalesced_sgemm.hpp"
 #include "warp_access.hpp"
 
 #include "common/gemm_check.hpp"
 
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 using namespace lesson04;
+using course_test::throws_invalid_argument;
 
 namespace {
 
@@ -34,18 +35,6 @@ std::string show(const std::vector<long long>& v) {
   return s + (v.size() > 6 ? ", ... (" + std::to_string(v.size()) + " lanes)}" : "}");
 }
 
-template <typename F>
-bool throws_invalid_argument(F f) {
-  try {
-    f();
-  } catch (const std::invalid_argument&) {
-    return true;
-  } catch (...) {
-    return false;
-  }
-  return false;
-}
-
 // Shapes beyond the course's grid: tall and wide ones catch a grid with x and y swapped (x must
 // cover the N columns), and 31/32/33 put the edge of C around a block edge.
 const std::vector<course::GemmShape> kEdgeShapes = {
@@ -57,13 +46,7 @@ const std::vector<course::GemmShape> kEdgeShapes = {
 void check_on_shapes(const course::SgemmFn& fn, const char* label) {
   std::vector<course::GemmShape> shapes = course::gemm_shape_grid();
   shapes.insert(shapes.end(), kEdgeShapes.begin(), kEdgeShapes.end());
-  for (const course::GemmShape& shape : shapes) {
-    course::VerifyOptions options;
-    options.label = label;
-    const course::VerifyReport r = course::check_sgemm(fn, shape, options);
-    INFO(r.describe());
-    CHECK(r.passed);
-  }
+  course_test::check_sgemm_on_shapes(fn, label, shapes);
 }
 
 }  // namespace

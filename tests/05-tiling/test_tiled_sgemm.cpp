@@ -8,6 +8,7 @@
 //       of 1024 and more), checked against Eigen with canaries around C; then problems that are
 //       ragged along one dimension only, so a failure points at the one bound that is missing.
 #include "catch_compat.hpp"
+#include "test_helpers.hpp"
 
 #include "tiled_sgemm.hpp"
 
@@ -27,17 +28,6 @@ std::vector<float> small_matrix() {
     for (int c = 0; c < 5; ++c) x.push_back(10.0f * r + c + 1);
   for (int i = 0; i < 40; ++i) x.push_back(std::nanf(""));
   return x;
-}
-
-// Runs `fn` on every shape of the grid; every failure prints the full diagnosis.
-void check_shape_grid(const course::SgemmFn& fn, const std::string& label) {
-  for (const course::GemmShape& s : course::gemm_shape_grid(true)) {
-    course::VerifyOptions options;
-    options.label = label;
-    const course::VerifyReport r = course::check_sgemm(fn, s, options);
-    INFO(r.describe());
-    CHECK(r.passed);
-  }
 }
 
 // A problem that is ragged along at most one dimension, and what its failure would mean.
@@ -122,11 +112,13 @@ TEST_CASE("load_or_zero: the element inside the matrix, 0 outside", "[cpu][task1
 }
 
 TEST_CASE("tiled_sgemm<16> is right on the shape grid", "[gpu][task2]") {
-  check_shape_grid(&lesson05::tiled_sgemm<16>, "tiled_sgemm<16>");
+  course_test::check_sgemm_on_shapes(&lesson05::tiled_sgemm<16>, "tiled_sgemm<16>",
+                                     course::gemm_shape_grid(true));
 }
 
 TEST_CASE("tiled_sgemm<32> is right on the shape grid", "[gpu][task2]") {
-  check_shape_grid(&lesson05::tiled_sgemm<32>, "tiled_sgemm<32>");
+  course_test::check_sgemm_on_shapes(&lesson05::tiled_sgemm<32>, "tiled_sgemm<32>",
+                                     course::gemm_shape_grid(true));
 }
 
 TEST_CASE("ragged along one dimension at a time: which bound is missing", "[gpu][task3]") {

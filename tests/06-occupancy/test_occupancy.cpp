@@ -6,14 +6,17 @@
 //       a grid, and the launch planner's rules. They never touch the CUDA runtime.
 // [gpu] tests check the limits and kernel usage read from the driver, then that the calculator
 //       gives exactly what the CUDA runtime's own calculator,
-//       cudaOccupancyMaxActiveBlocksPerMultiprocessor, gives for real kernels: the lesson's tiled
-//       kernels and a set of deliberately different ones, over block sizes, shared-memory sizes
-//       and carve-outs. Last, the tuned SGEMM (and the TILE 16/32 kernels) on the shape grid.
+//       cudaOccupancyMaxActiveBlocksPerMultiprocessor, gives for real kernels: lesson 05's tiled
+//       kernels, the tuned ones and a set of deliberately different ones, over block sizes,
+//       shared-memory sizes and carve-outs. Last, the tuned SGEMM (and lesson 05's TILE 16/32
+//       kernels) on the shape grid.
 #include "catch_compat.hpp"
+#include "test_helpers.hpp"
 
 #include "occupancy.hpp"
 #include "occupancy_probe_kernels.hpp"
 #include "occupancy_sgemm.hpp"
+#include "tiled_sgemm.hpp"  // lesson 05's tiled kernel, from its reference solution
 
 #include "common/check.hpp"
 #include "common/gemm_check.hpp"
@@ -384,11 +387,7 @@ TEST_CASE("query_sm_limits reports what the driver reports", "[gpu][task6]") {
   int dev = 0;
   CUDA_CHECK(cudaGetDevice(&dev));
   const SmLimits s = lesson06::query_sm_limits(dev);
-  auto attr = [dev](cudaDeviceAttr a) {
-    int v = 0;
-    CUDA_CHECK(cudaDeviceGetAttribute(&v, a, dev));
-    return v;
-  };
+  auto attr = [dev](cudaDeviceAttr a) { return course_test::device_attribute(dev, a); };
   INFO("device " << dev << ": " << s.name);
   CHECK(s.cc_major == attr(cudaDevAttrComputeCapabilityMajor));
   CHECK(s.cc_minor == attr(cudaDevAttrComputeCapabilityMinor));
@@ -517,35 +516,22 @@ TEST_CASE("the calculator equals the CUDA runtime for deliberately different ker
 // ---- GPU: the tuned SGEMM
 // ------------------------------------------------------------------------
 
-TEST_CASE("tuned_tiled_sgemm (and the TILE 16/32 kernels) are right on the shape grid",
+TEST_CASE("tuned_tiled_sgemm (and lesson 05's TILE 16/32 kernels) are right on the shape grid",
           "[gpu][task7]") {
   const std::vector<std::pair<std::string, course::SgemmFn>> kernels = {
       {"tuned_tiled_sgemm", &lesson06::tuned_tiled_sgemm},
-      {"tiled_sgemm<16>", &lesson06::tiled_sgemm<16>},
-      {"tiled_sgemm<32>", &lesson06::tiled_sgemm<32>},
+      {"tiled_sgemm<16> (lesson 05)", &lesson05::tiled_sgemm<16>},
+      {"tiled_sgemm<32> (lesson 05)", &lesson05::tiled_sgemm<32>},
   };
   for (const auto& [name, fn] : kernels) {
-    for (const course::GemmShape& s : course::gemm_shape_grid(true)) {
-      course::VerifyOptions options;
-      options.label = name;
-      const course::VerifyReport r = course::check_sgemm(fn, s, options);
-      INFO(r.describe());
-      CHECK(r.passed);
-    }
+    course_test::check_sgemm_on_shapes(fn, name, course::gemm_shape_grid(true));
   }
   // Each configuration of the family, whichever the planner picks for the grid's shapes.
   for (int i = 0; i < static_cast<int>(lesson06::tuned_configs().size()); ++i) {
-    const std::string name = lesson06::tuned_configs()[i].name;
-    for (const course::GemmShape& s : course::gemm_shape_grid(false)) {
-      course::VerifyOptions options;
-      options.label = name;
-      const course::VerifyReport r = course::check_sgemm(
-          [i](int M, int N, int K, float alpha, const float* A, const float* B, float beta,
-              float* C) { lesson06::tuned_config_sgemm(i, 0, M, N, K, alpha, A, B, beta, C); },
-          s, options);
-      INFO(r.describe());
-      CHECK(r.passed);
-    }
+    course_test::check_sgemm_on_shapes(
+        [i](int M, int N, int K, float alpha, const float* A, const float* B, float beta,
+            float* C) { lesson06::tuned_config_sgemm(i, 0, M, N, K, alpha, A, B, beta, C); },
+        lesson06::tuned_configs()[i].name, course::gemm_shape_grid(false));
   }
   INFO("M, N or K below 1 throws std::invalid_argument");
   CHECK_THROWS(lesson06::tuned_tiled_sgemm(0, 4, 4, 1.0f, nullptr, nullptr, 0.0f, nullptr));

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""make bench: every kernel of every lesson's reference solution, against cuBLAS, on this GPU.
+
+For each GEMM lesson (its main.cu uses common/gemm_driver.hpp) and each size, runs the lesson
+program with `--size S --json`: the program checks every kernel against Eigen before timing it,
+times it and cuBLAS in the same process (warm-up, median of repetitions, cold L2), and prints one
+JSON line per kernel. Lesson 01 runs first and measures the ceilings (copy bandwidth, cuBLAS
+SGEMM). Between runs the GPU rests a moment, against thermal drift.
+
+Writes book/data/<gpu>.jsonl: a first line describing the run ({"meta": true, "gpu", "sm_count",
+"sm_clock_mhz", "driver", "cuda", "date", "sizes"}), then every measurement line, each with "size"
+and "build" ("solution", or "mine" for the learner's exercise build with --mine).
+
+  bench.py [--build DIR] [--sizes 1024,2048,4096] [--lessons 3,5] [--mine] [--rest 2]
+           [--reps 10] [--out book/data]
+"""
+
+import argparse
+import datetime
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import course  # noqa: E402
+
+ROOT = course.ROOT
+
+
+def is_gemm_lesson(lesson):
+    main = ROOT / "lessons" / lesson.dir / "main.cu"
+    return main.is_file() and "common/gemm_driver.hpp" in main.read_text()
+
+
+def run_json(cmd, timeout=900):
+    """Runs a lesson program; returns (rc, its JSON lines, its whole output)."""
+    try:
+        p = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, timeout=timeout)
+    except FileNotFoundError:
+        return 127, [], f"{cmd[0]} not found"
+    except subprocess.TimeoutExpired:
+        return 124, [], f"timed out after {timeout} s"
+    lines = []
+    for text in p.stdout.splitlines():
+        if text.startswith("{"):
+            try:
+                lines.append(json.loads(text))
+            except json.JSONDecodeError:
+                pass
+    return p.returncode, lines, p.stdout
+
+
+def tool_output(cmd):
+    try:
+        return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                              timeout=30).stdout.strip()
+    except (FileNotFoundError, subprocess.TimeoutExpired):
+        return ""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--sizes", default="1024,2048,4096", help="FP32 sizes, M = N = K")
+    ap.add_argument("--lessons", default="", help="only these lessons (e.g. 3,5)")
+    ap.add_argument("--mine", action="store_true", help="also bench your exercise builds")
+    ap.add_argument("--rest", type=float, default=2.0, help="seconds of rest between runs")
+    ap.add_argument("--reps", type=int, default=10)
+    ap.add_argument("--out", default=str(ROOT / "book" / "data"))
+    args = ap.parse_args()
+    build = Path(args.build).resolve()
+    try:
+        sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+        if not sizes or min(sizes) < 1:
+            raise ValueError
+    except ValueError:
+        print(f"bench: --sizes needs positive whole numbers, got '{args.sizes}'", file=sys.stderr)
+        return 2
+    wanted = {course.resolve(x).num for x in args.lessons.split(",") if x.strip()}
+
+    info = course.probe_gpu(build)
+    if info is not None:
+        print(info, file=sys.stderr)
+        return 3
+
+    # Lesson 01: the ceilings, and the description of the GPU.
+    rc, ceilings, out = run_json([str(build / "bin" / "lesson01_solution"), "--json"])
+    if rc != 0 or not ceilings:
+        print(f"bench: lesson 01 failed (exit {rc}):\n{out}", file=sys.stderr)
+        return 1
+    first = ceilings[0]
+    smi = tool_output(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"])
+    nvcc = tool_output(["nvcc", "--version"])
+    cuda = (re.search(r"release ([0-9.]+)", nvcc) or [None, "?"])[1]
+    meta = {"meta": True, "gpu": first.get("gpu", "?"), "sm_count": first.get("sm_count"),
+            "sm_clock_mhz": first.get("sm_clock_mhz"), "driver": smi.splitlines()[0] if smi else "?",
+            "cuda": cuda, "date": datetime.date.today().isoformat(), "sizes": sizes}
+    print(f"bench on {meta['gpu']}: {meta['sm_count']} SMs, {meta['sm_clock_mhz']} MHz, driver "
+          f"{meta['driver']}, CUDA {cuda}; sizes {sizes}", flush=True)
+    for c in ceilings:
+        print(f"  ceiling {c.get('what')}: {c.get('value', 0):.1f} {c.get('unit')} "
+              f"({c.get('pct_of_peak', 0):.1f}% of the datasheet peak)", flush=True)
+
+    lessons = [l for l in course.lessons() if is_gemm_lesson(l) and (not wanted or l.num in wanted)]
+    builds = ["solution"] + (["mine"] if args.mine else [])
+    runs = [(l, s, b) for l in lessons for s in sizes for b in builds]
+    records, failed = [dict(c, size=None, build="solution") for c in ceilings], 0
+    rows = []
+    for i, (lesson, size, which) in enumerate(runs, 1):
+        exe = build / "bin" / (f"lesson{lesson.num}" + ("_solution" if which == "solution" else ""))
+        print(f"[{i}/{len(runs)}] lesson {lesson.num} ({which}) at {size}^3 ...", flush=True)
+        t0 = time.time()
+        rc, lines, out = run_json([str(exe), "--size", str(size), "--json",
+                                   "--reps", str(args.reps)])
+        if rc != 0:
+            failed += 1
+            print(f"    FAILED (exit {rc}):\n{out}", flush=True)
+        for j in lines:
+            # A lesson's own measurements ("what" lines) are kept from its largest size only.
+            if "what" in j and size != max(sizes):
+                continue
+            records.append(dict(j, size=size, build=which))
+            if "pct_of_cublas" in j and "what" not in j:
+                rows.append((lesson.num, j["kernel"], which, size, j))
+                print(f"    {j['kernel']:<34} {j['ms']:9.3f} ms {j['tflops']:7.2f} TFLOP/s "
+                      f"{j['pct_of_cublas']:6.1f}% of cuBLAS  spread {100 * j.get('spread', 0):.1f}%"
+                      f"{'' if j.get('passed', True) else '  CHECK FAILED'}", flush=True)
+        print(f"    ({time.time() - t0:.0f} s)", flush=True)
+        if i < len(runs):
+            time.sleep(args.rest)
+
+    out_dir = Path(args.out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    name = re.sub(r"[^a-z0-9]+", "-", meta["gpu"].lower()).strip("-") or "gpu"
+    path = out_dir / f"{name}.jsonl"
+    with path.open("w") as f:
+        f.write(json.dumps(meta) + "\n")
+        for r in records:
+            f.write(json.dumps(r) + "\n")
+
+    # The summary: % of cuBLAS per kernel and size.
+    print(f"\n% of cuBLAS on {meta['gpu']} (TFLOP/s in brackets), written to "
+          f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+    keys = []
+    for lesson, kernel, which, _, _ in rows:
+        if (lesson, kernel, which) not in keys:
+            keys.append((lesson, kernel, which))
+    head = f"{'lesson':<7}{'kernel':<36}" + "".join(f"{s:>20}" for s in sizes)
+    print(head + "\n" + "-" * len(head))
+    for lesson, kernel, which in keys:
+        cells = []
+        for s in sizes:
+            j = next((r[4] for r in rows if r[:4] == (lesson, kernel, which, s)), None)
+            cells.append(f"{j['pct_of_cublas']:.1f}% ({j['tflops']:.2f})" if j else "-")
+        label = kernel + (" [mine]" if which == "mine" else "")
+        print(f"{lesson:<7}{label:<36}" + "".join(f"{c:>20}" for c in cells))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
