@@ -32,60 +32,72 @@ have_matplotlib() {
   return 1
 }
 
-missing=()
+core=()  # needed to configure and build: setup fails without them
 if [ "$only_book" -eq 0 ]; then
-  have_cmake || missing+=(cmake)
-  command -v make >/dev/null 2>&1 || missing+=(make)
-  command -v g++ >/dev/null 2>&1 || missing+=(g++)
-  have_header eigen3/Eigen/Dense || missing+=(libeigen3-dev)
-  have_catch2 || missing+=(catch2)
+  have_cmake || core+=(cmake)
+  command -v make >/dev/null 2>&1 || core+=(make)
+  command -v g++ >/dev/null 2>&1 || core+=(g++)
+  have_header eigen3/Eigen/Dense || core+=(libeigen3-dev)
+  have_catch2 || core+=(catch2)
 fi
-command -v python3 >/dev/null 2>&1 || missing+=(python3)
-command -v doxygen >/dev/null 2>&1 || missing+=(doxygen)
-command -v dot >/dev/null 2>&1 || missing+=(graphviz)
-[ -f /usr/share/javascript/mathjax/MathJax.js ] || missing+=(libjs-mathjax)
-[ -f /usr/share/doxygen-awesome-css/doxygen-awesome.css ] || missing+=(doxygen-awesome-css)
-have_matplotlib || missing+=(python3-matplotlib)
+command -v python3 >/dev/null 2>&1 || core+=(python3)
+book=()  # needed by the book (and its test): without them `make book` cannot run
+command -v doxygen >/dev/null 2>&1 || book+=(doxygen)
+command -v dot >/dev/null 2>&1 || book+=(graphviz)
+[ -f /usr/share/javascript/mathjax/MathJax.js ] || book+=(libjs-mathjax)
+[ -f /usr/share/doxygen-awesome-css/doxygen-awesome.css ] || book+=(doxygen-awesome-css)
+have_matplotlib || book+=(python3-matplotlib)
+[ "$only_book" -eq 1 ] && { core+=("${book[@]}"); book=(); }
 
-if ! command -v apt-get >/dev/null 2>&1 && [ ${#missing[@]} -gt 0 ]; then
-  echo "setup: missing ${missing[*]}, and this system has no apt. Install them yourself:"
-  echo "  CMake >= 3.24, a C++17 compiler, Python 3, Eigen 3.4 (headers), Catch2 2.13 or 3.x,"
-  echo "  and the CUDA toolkit (nvcc, cuBLAS) 12.x or 13.x; for the book Doxygen, Graphviz,"
-  echo "  MathJax 2 (/usr/share/javascript/mathjax), doxygen-awesome-css"
-  echo "  (/usr/share/doxygen-awesome-css) and matplotlib (pip install matplotlib); then run make again."
-  exit 1
+# install PACKAGES...: apt-get install, refreshing the package lists once if that fails.
+install() {
+  local sudo=""
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "setup: this system has no apt; install yourself: $*" >&2
+    return 1
+  fi
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+      echo "setup: not root and no sudo; as root run: apt-get install -y $*" >&2
+      return 1
+    fi
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  if ! $sudo apt-get install -y --no-install-recommends "$@" >/tmp/course-setup-apt.log 2>&1; then
+    $sudo apt-get update -q >>/tmp/course-setup-apt.log 2>&1 || true
+    if ! $sudo apt-get install -y --no-install-recommends "$@" >>/tmp/course-setup-apt.log 2>&1; then
+      echo "setup: apt-get install $* failed; see /tmp/course-setup-apt.log" >&2
+      tail -n 5 /tmp/course-setup-apt.log >&2
+      return 1
+    fi
+  fi
+  echo "setup: installed $*"
+}
+
+if [ ${#core[@]} -gt 0 ]; then
+  echo "setup: installing ${core[*]}"
+  if ! install "${core[@]}"; then
+    echo "setup: needed: CMake >= 3.24, a C++17 compiler, Python 3, Eigen 3.4 (headers)," >&2
+    echo "  Catch2 2.13 or 3.x, and the CUDA toolkit 12.x or 13.x; for the book Doxygen, Graphviz," >&2
+    echo "  MathJax 2, doxygen-awesome-css and matplotlib." >&2
+    exit 1
+  fi
+  if [ "$only_book" -eq 0 ] && ! have_cmake; then
+    echo "setup: the packaged CMake is older than 3.24; install a newer one (pip install cmake)" >&2
+    exit 1
+  fi
 fi
-
-if [ ${#missing[@]} -eq 0 ]; then
+if [ ${#book[@]} -gt 0 ]; then
+  echo "setup: installing the book's packages: ${book[*]}"
+  install "${book[@]}" ||
+    echo "setup: carrying on without them: everything but the book works (its test is skipped)" >&2
+fi
+if [ ${#core[@]} -eq 0 ] && [ ${#book[@]} -eq 0 ]; then
   if [ "$only_book" -eq 1 ]; then
     echo "setup: everything the book needs present (Doxygen, Graphviz, MathJax, doxygen-awesome-css, matplotlib)"
   else
     echo "setup: everything present (CMake >= 3.24, make, g++, Python 3, Eigen, Catch2; for the book" \
       "Doxygen, Graphviz, MathJax, doxygen-awesome-css, matplotlib)"
-  fi
-else
-  echo "setup: installing ${missing[*]}"
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
-      echo "setup: not root and no sudo; as root run: apt-get install -y ${missing[*]}" >&2
-      exit 1
-    fi
-  fi
-  export DEBIAN_FRONTEND=noninteractive
-  if ! $sudo apt-get install -y --no-install-recommends "${missing[@]}" >/tmp/course-setup-apt.log 2>&1; then
-    # The package lists may be stale or absent on a fresh machine.
-    $sudo apt-get update -q >>/tmp/course-setup-apt.log 2>&1 || true
-    if ! $sudo apt-get install -y --no-install-recommends "${missing[@]}" >>/tmp/course-setup-apt.log 2>&1; then
-      echo "setup: apt-get install failed; see /tmp/course-setup-apt.log" >&2
-      tail -n 20 /tmp/course-setup-apt.log >&2
-      exit 1
-    fi
-  fi
-  echo "setup: installed ${missing[*]}"
-  if [ "$only_book" -eq 0 ] && ! have_cmake; then
-    echo "setup: the packaged CMake is older than 3.24; install a newer one (pip install cmake)" >&2
-    exit 1
   fi
 fi
 
