@@ -145,11 +145,11 @@ def cmd_profile(args, lesson):
         except (KeyError, ValueError):
             continue
         table.setdefault(name, {}).setdefault(r["Metric Name"], []).append(value)
-    print("\nmetrics (median over the kernel's launches):")
-    for m, what in metrics:
-        print(f"  {m}: {what}")
-    heads = ["kernel"] + [m.split("__")[-1][:22] for m, _ in metrics]
-    widths = [max(48, len(heads[0]))] + [max(12, len(h)) for h in heads[1:]]
+    print("\ncolumns (median over each kernel's launches):")
+    for i, (m, what) in enumerate(metrics, 1):
+        print(f"  m{i} {m}: {what}")
+    heads = ["kernel"] + [f"m{i}" for i in range(1, len(metrics) + 1)]
+    widths = [48] + [11] * len(metrics)
     print("\n" + "  ".join(h.ljust(w) for h, w in zip(heads, widths)))
     for kernel, vals in table.items():
         cells = [kernel]
@@ -206,7 +206,8 @@ def cmd_sass(args, lesson):
     head = f"{'kernel':<60}{'total':>7}" + "".join(f"{c:>11}" for c in cols)
     print(head + "\n" + "-" * len(head))
     for n in shown:
-        label = re.sub(r"\(.*", "", pretty[n]).replace(lesson_ns + "::", "")[:58]
+        label = re.sub(r"\((?:unsigned )?(?:int|long|bool)\)", "", pretty[n])  # <(int)32> -> <32>
+        label = re.sub(r"\(.*", "", label).replace(lesson_ns + "::", "").replace("void ", "")[:58]
         print(f"{label:<60}{kernels[n]['total']:>7}" + "".join(f"{kernels[n][c]:>11}" for c in cols))
     return 0
 
