@@ -12,6 +12,6 @@ int main(int argc, char** argv) {
   //! [main]
   return course::run_sgemm_lesson(
       argc, argv, "03", "the naive SGEMM: one thread per element of C, x walking down the rows", 75,
-      {{"naive_sgemm", lesson03::naive_sgemm, /*headline=*/true}});
+      {{"naive_sgemm", lesson03::naive_sgemm, /*headline=*/true, /*intensity=*/0.25}});
   //! [main]
 }

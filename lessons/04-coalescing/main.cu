@@ -68,6 +68,9 @@ void print_warp_trace(const course::GemmShape& s) {
       "in 1 line)\n\n");
 }
 
+// All three load one element of A and one of B from global memory per FMA: 2 FLOP per 8 bytes.
+constexpr double kIntensity = 0.25;
+
 int run(const course::Cli& cli) {
   const course::GemmShape s = course::sgemm_shape_from(cli);
   print_warp_trace(s);
@@ -76,8 +79,8 @@ int run(const course::Cli& cli) {
   // The two kernels with the SGEMM signature: checked and timed against cuBLAS by the driver.
   const std::vector<course::SgemmResult> measured = course::measure_sgemm_kernels(
       cli, "04",
-      {{kKernels[0].name, lesson03::naive_sgemm, false},
-       {kKernels[1].name, lesson04::coalesced_sgemm, /*headline=*/true}});
+      {{kKernels[0].name, lesson03::naive_sgemm, false, kIntensity},
+       {kKernels[1].name, lesson04::coalesced_sgemm, /*headline=*/true, kIntensity}});
 
   // The contrast takes Bt, not B: checked through an adapter that transposes B first, and timed
   // on its own on a Bt prepared beforehand, so only the kernel is in the timed region.
@@ -165,6 +168,7 @@ int run(const course::Cli& cli) {
         .add("checked", contrast.checked)
         .add("passed", contrast.passed)
         .add("headline", false)
+        .add("intensity", kIntensity)
         .add("gpu", course::probe_device(0).name)
         .print();
   }

@@ -17,9 +17,10 @@ int main(int argc, char** argv) {
   // Both tile sizes come from one template. The headline (the figure `make grade` reports) is
   // TILE 32, the faster of the two on the H100 (the chapter has the measured speeds).
   const std::vector<course::NamedSgemm> kernels = {
-      {"coalesced_sgemm (lesson 04)", &lesson04::coalesced_sgemm, false},
-      {"tiled_sgemm<16>", &lesson05::tiled_sgemm<16>, false},
-      {"tiled_sgemm<32>", &lesson05::tiled_sgemm<32>, /*headline=*/true},
+      // The last field: FLOP per byte loaded from global memory, TILE / 4 for a TILE x TILE tile.
+      {"coalesced_sgemm (lesson 04)", &lesson04::coalesced_sgemm, false, 0.25},
+      {"tiled_sgemm<16>", &lesson05::tiled_sgemm<16>, false, 16 / 4.0},
+      {"tiled_sgemm<32>", &lesson05::tiled_sgemm<32>, /*headline=*/true, 32 / 4.0},
   };
   //! [kernels]
   return course::run_sgemm_lesson(argc, argv, "05",

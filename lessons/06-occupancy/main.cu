@@ -241,18 +241,24 @@ int main(int argc, char** argv) {
     occupancy_sweep(plan, s, reps, warmup, json);
 
     //! [kernels]
+    // The last field: FLOP per byte loaded from global memory, 2 BM BN / (4 (BM + BN)) for a
+    // BM x BN block tile (TILE / 4 for a square one).
+    const auto intensity = [](const lesson06::TunedConfig& c) {
+      return 2.0 * c.tile_m * c.tile_n / (4.0 * (c.tile_m + c.tile_n));
+    };
     std::vector<course::NamedSgemm> kernels = {
-        {"tiled_sgemm<16> (lesson 05)", &lesson05::tiled_sgemm<16>, false},
-        {"tiled_sgemm<32> (lesson 05)", &lesson05::tiled_sgemm<32>, false},
+        {"tiled_sgemm<16> (lesson 05)", &lesson05::tiled_sgemm<16>, false, 16 / 4.0},
+        {"tiled_sgemm<32> (lesson 05)", &lesson05::tiled_sgemm<32>, false, 32 / 4.0},
     };
     for (int i = 0; i < static_cast<int>(lesson06::tuned_configs().size()); ++i) {
       kernels.push_back(
           {lesson06::tuned_configs()[i].name,
            [i](int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                float* C) { lesson06::tuned_config_sgemm(i, 0, M, N, K, alpha, A, B, beta, C); },
-           false});
+           false, intensity(lesson06::tuned_configs()[i])});
     }
-    kernels.push_back({"tuned_tiled_sgemm", &lesson06::tuned_tiled_sgemm, /*headline=*/true});
+    kernels.push_back({"tuned_tiled_sgemm", &lesson06::tuned_tiled_sgemm, /*headline=*/true,
+                       intensity(lesson06::tuned_configs()[plan.chosen])});
     //! [kernels]
     const auto results = course::measure_sgemm_kernels(cli, "06", kernels);
     for (const course::SgemmResult& r : results) {
