@@ -1,0 +1,321 @@
+// Lesson 08: the warp-tiled SGEMM. C = alpha * A * B + beta * C with three levels of tiles: a
+// block tile staged in shared memory, a warp tile per warp, a thread tile per thread, each level
+// matched to a level of the hardware (SM, warp scheduler, registers).
+//
+// exercises/08-warp-shuffle/warptiled_sgemm.cu is yours: fill in each region between "BEGIN
+// EXERCISE" and "END EXERCISE"; nothing else needs to change. solutions/08-warp-shuffle/ holds the
+// same file with the regions filled in. The contract is
+// lessons/08-warp-shuffle/warptiled_sgemm.hpp; the chapter, lessons/08-warp-shuffle/README.md,
+// explains the ideas. Row-major everywhere; x is the column, y the row.
+#include "warptiled_sgemm.hpp"
+
+#include "common/check.hpp"
+#include "common/gemm.hpp"
+#include "common/todo.hpp"
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace lesson08 {
+
+// ---- Task 4: where a thread works -------------------------------------------------------------
+
+//! [thread_place]
+COURSE_HD ThreadPlace thread_place(const WarpTileShape& s, int tid) {
+  // BEGIN EXERCISE: thread_place
+  // TODO: warp = tid / 32 and lane = tid % 32; the warps row by row over the block tile
+  // (s.warp_cols() per row), the lanes row by row over a sub-tile (s.lane_cols() per row).
+  COURSE_TODO_HD("thread_place (exercises/08-warp-shuffle/warptiled_sgemm.cu)", ThreadPlace{});
+  // END EXERCISE
+}
+//! [thread_place]
+
+namespace {
+
+// ---- Given: moving tiles from global memory to shared memory ----------------------------------
+
+//! [fetch_tile]
+// This thread's share of a ROWS x COLS tile of the row-major rows x cols matrix X, whose corner is
+// (r0, c0), into registers: float4 number e = tid + i * THREADS of the tile (row e / (COLS / 4),
+// columns 4 * (e % (COLS / 4)) .. + 3). Consecutive threads take consecutive float4s along a row,
+// so a warp reads whole 32-byte sectors. Outside X the values are zeros.
+//
+// VEC (cols % 4 == 0 and X 16-byte aligned): one 128-bit load (LDG.128) per float4. A float4
+// starts at a multiple of 4, so it lies either wholly inside X or wholly past its last column.
+// Otherwise one load per float, each with its own bound.
+template <int ROWS, int COLS, int THREADS, bool VEC>
+__device__ __forceinline__ void fetch_tile(float4 (&regs)[ROWS * COLS / 4 / THREADS],
+                                           const float* __restrict__ X, int rows, int cols, int r0,
+                                           int c0, int tid) {
+  constexpr int kGroups = COLS / 4;  // float4s per row of the tile
+#pragma unroll
+  for (int i = 0; i < ROWS * COLS / 4 / THREADS; ++i) {
+    const int e = tid + i * THREADS;
+    const int r = r0 + e / kGroups, c = c0 + 4 * (e % kGroups);
+    float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    if (VEC) {
+      if (r < rows && c < cols) {
+        v = *reinterpret_cast<const float4*>(X + static_cast<std::size_t>(r) * cols + c);
+      }
+    } else if (r < rows) {
+      const float* src = X + static_cast<std::size_t>(r) * cols + c;
+      if (c < cols) v.x = src[0];
+      if (c + 1 < cols) v.y = src[1];
+      if (c + 2 < cols) v.z = src[2];
+      if (c + 3 < cols) v.w = src[3];
+    }
+    regs[i] = v;
+  }
+}
+
+// The A tile (BM x BK) goes into shared memory transposed, As[k][m] = A[row0 + m][k0 + k], so that
+// a thread's TM consecutive rows of A at one k are TM consecutive floats: one 128-bit shared load
+// (LDS.128) per 4 of them. Four 32-bit stores per float4.
+template <int BM, int BK, int THREADS>
+__device__ __forceinline__ void store_a_transposed(float (*As)[BM],
+                                                   const float4 (&regs)[BM * BK / 4 / THREADS],
+                                                   int tid) {
+#pragma unroll
+  for (int i = 0; i < BM * BK / 4 / THREADS; ++i) {
+    const int e = tid + i * THREADS;
+    const int m = e / (BK / 4), k = 4 * (e % (BK / 4));
+    As[k + 0][m] = regs[i].x;
+    As[k + 1][m] = regs[i].y;
+    As[k + 2][m] = regs[i].z;
+    As[k + 3][m] = regs[i].w;
+  }
+}
+
+// The B tile (BK x BN) keeps its layout: one 128-bit store per float4.
+template <int BK, int BN, int THREADS>
+__device__ __forceinline__ void store_b(float (*Bs)[BN],
+                                        const float4 (&regs)[BK * BN / 4 / THREADS], int tid) {
+#pragma unroll
+  for (int i = 0; i < BK * BN / 4 / THREADS; ++i) {
+    const int e = tid + i * THREADS;
+    *reinterpret_cast<float4*>(&Bs[e / (BN / 4)][4 * (e % (BN / 4))]) = regs[i];
+  }
+}
+//! [fetch_tile]
+
+// ---- The kernel -------------------------------------------------------------------------------
+
+//! [kernel_head]
+// One block computes one BM x BN tile of C; warp w of the block one WM x WN warp tile of it; each
+// lane (WM_ITER * TM) x (WN_ITER * TN) results, kept in registers for the whole of K.
+template <int BM, int BN, int BK, int WM, int WN, int WM_ITER, int WN_ITER, int TM, int TN,
+          int MIN_BLOCKS, bool VEC>
+__global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, MIN_BLOCKS)
+    warptiled_sgemm_kernel(int M, int N, int K, float alpha, const float* __restrict__ A,
+                           const float* __restrict__ B, float beta, float* __restrict__ C) {
+  constexpr WarpTileShape kShape{BM, BN, BK, WM, WN, WM_ITER, WN_ITER, TM, TN};
+  constexpr int kThreads = kShape.threads();
+  constexpr int kSubM = kShape.sub_m(), kSubN = kShape.sub_n();
+  constexpr int kRows = WM_ITER * TM, kCols = WN_ITER * TN;  // this thread's results
+  static_assert(BM % WM == 0 && BN % WN == 0 && WM % WM_ITER == 0 && WN % WN_ITER == 0,
+                "the levels must divide each other");
+  static_assert(kSubM % TM == 0 && kSubN % TN == 0 && kShape.lane_rows() * kShape.lane_cols() == 32,
+                "the 32 lanes of a warp must tile a sub-tile exactly");
+  static_assert(BK % 4 == 0 && TM % 4 == 0 && TN % 4 == 0, "float4 steps");
+  static_assert((BM * BK / 4) % kThreads == 0 && (BK * BN / 4) % kThreads == 0,
+                "every thread loads the same number of float4s of each tile");
+
+  // Two buffers of each tile: while the block multiplies one, the next tiles are stored into the
+  // other, so one barrier per step suffices (lesson 05 needed two). 16-byte aligned for LDS.128.
+  __shared__ __align__(16) float As[2][BK][BM];  // A tile, transposed: As[.][k][m]
+  __shared__ __align__(16) float Bs[2][BK][BN];  // B tile: Bs[.][k][n]
+
+  const int tid = threadIdx.x;
+  const ThreadPlace p = thread_place(kShape, tid);
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;  // the block tile's corner in C
+  // The first of this thread's rows (of As) and columns (of Bs) in the tile; the others are at
+  // + i * kSubM and + j * kSubN (sub-tile steps) plus 0 .. TM - 1 and 0 .. TN - 1.
+  const int a0 = p.warp_row * WM + p.lane_row * TM;
+  const int b0 = p.warp_col * WN + p.lane_col * TN;
+
+  float acc[kRows][kCols];
+#pragma unroll
+  for (int i = 0; i < kRows; ++i) {
+#pragma unroll
+    for (int j = 0; j < kCols; ++j) acc[i][j] = 0.0f;
+  }
+
+  // The block's next tiles on their way from global memory, as in lesson 05.
+  float4 a_next[BM * BK / 4 / kThreads], b_next[BK * BN / 4 / kThreads];
+  fetch_tile<BM, BK, kThreads, VEC>(a_next, A, M, K, row0, 0, tid);
+  fetch_tile<BK, BN, kThreads, VEC>(b_next, B, K, N, 0, col0, tid);
+  store_a_transposed<BM, BK, kThreads>(As[0], a_next, tid);
+  store_b<BK, BN, kThreads>(Bs[0], b_next, tid);
+  __syncthreads();
+  //! [kernel_head]
+
+  //! [step_start]
+  const int steps = (K + BK - 1) / BK;
+  for (int s = 0; s < steps; ++s) {
+    const int cur = s & 1;
+    const bool more = s + 1 < steps;
+    // Start the loads of the next tiles; they travel while this one is multiplied.
+    if (more) {
+      fetch_tile<BM, BK, kThreads, VEC>(a_next, A, M, K, row0, (s + 1) * BK, tid);
+      fetch_tile<BK, BN, kThreads, VEC>(b_next, B, K, N, (s + 1) * BK, col0, tid);
+    }
+    //! [step_start]
+    //! [warp_multiply]
+    // BEGIN EXERCISE: the warp's multiply of one tile
+    // TODO: for each k of the tile (0 .. BK - 1, #pragma unroll):
+    //   load this thread's kRows floats of A into registers: for each sub-tile step i, TM floats
+    //   from As[cur][k][a0 + i * kSubM ..], read as float4s (TM / 4 LDS.128);
+    //   load its kCols floats of B: for each step j, TN floats from Bs[cur][k][b0 + j * kSubN ..];
+    //   add their outer product to acc: acc[i][j] += a[i] * b[j] for every i and j (fmaf).
+    // Every index must be a compile-time constant after unrolling, or acc leaves the registers.
+    // END EXERCISE
+    //! [warp_multiply]
+    //! [step_end]
+    // Store the next tiles into the other buffer. Nobody reads it now: its last readers were in
+    // step s - 1, and they all passed the barrier at the end of that step.
+    if (more) {
+      store_a_transposed<BM, BK, kThreads>(As[cur ^ 1], a_next, tid);
+      store_b<BK, BN, kThreads>(Bs[cur ^ 1], b_next, tid);
+    }
+    // The one barrier of the step: the next tiles are complete before step s + 1 reads them, and
+    // every read of this step's buffer is done before step s + 1 stores into it.
+    __syncthreads();
+  }
+  //! [step_end]
+
+  //! [write_c]
+  // Each result goes to C once, if it lies inside C. With VEC (N % 4 == 0) a thread's TN
+  // consecutive columns are written as float4s, which are wholly inside or wholly outside C. As in
+  // BLAS, C is read only when beta != 0.
+#pragma unroll
+  for (int i = 0; i < kRows; ++i) {
+    const int row = row0 + a0 + (i / TM) * kSubM + i % TM;
+    if (row >= M) continue;
+    float* c_row = C + static_cast<std::size_t>(row) * N;
+#pragma unroll
+    for (int j = 0; j < kCols; j += 4) {
+      const int col = col0 + b0 + (j / TN) * kSubN + j % TN;
+      float4 r = make_float4(alpha * acc[i][j], alpha * acc[i][j + 1], alpha * acc[i][j + 2],
+                             alpha * acc[i][j + 3]);
+      if (VEC) {
+        if (col < N) {
+          float4* c = reinterpret_cast<float4*>(c_row + col);
+          if (beta != 0.0f) {
+            const float4 old = *c;
+            r.x += beta * old.x;
+            r.y += beta * old.y;
+            r.z += beta * old.z;
+            r.w += beta * old.w;
+          }
+          *c = r;
+        }
+      } else {
+        const float out[4] = {r.x, r.y, r.z, r.w};
+#pragma unroll
+        for (int t = 0; t < 4; ++t) {
+          if (col + t < N) {
+            c_row[col + t] = (beta == 0.0f) ? out[t] : out[t] + beta * c_row[col + t];
+          }
+        }
+      }
+    }
+  }
+}
+//! [write_c]
+
+}  // namespace
+
+//! [launch]
+template <int BM, int BN, int BK, int WM, int WN, int WM_ITER, int WN_ITER, int TM, int TN,
+          int MIN_BLOCKS>
+void warptiled_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
+                     float* C) {
+  course::require_gemm_shape("warptiled_sgemm", M, N, K, (static_cast<long>(M) + BM - 1) / BM);
+  // BEGIN EXERCISE: warptiled_sgemm launch
+  // TODO: choose the path: the float4 one (VEC = true) when K and N are multiples of 4 and A, B
+  // and C are 16-byte aligned (is_aligned16), the scalar one otherwise. Launch
+  // warptiled_sgemm_kernel<BM, ..., MIN_BLOCKS, VEC> with one warp per warp tile,
+  // (BM / WM) * (BN / WN) * 32 threads per block, and one block per BM x BN tile of C (x along
+  // the columns, rounding up); then CHECK_LAUNCH().
+  course::not_implemented("warptiled_sgemm (exercises/08-warp-shuffle/warptiled_sgemm.cu)");
+  // END EXERCISE
+}
+//! [launch]
+
+// The configurations of warptiled_configs(), compiled here so the header needs no CUDA.
+#define LESSON08_INSTANTIATE(...)                                                              \
+  template void warptiled_sgemm<__VA_ARGS__>(int, int, int, float, const float*, const float*, \
+                                             float, float*);
+LESSON08_INSTANTIATE(128, 256, 8, 64, 64, 4, 2, 4, 4, 1)
+LESSON08_INSTANTIATE(64, 64, 8, 32, 32, 2, 1, 4, 4, 4)
+LESSON08_INSTANTIATE(128, 128, 8, 32, 64, 2, 2, 4, 4, 2)
+LESSON08_INSTANTIATE(64, 128, 8, 32, 64, 2, 2, 4, 4, 4)
+LESSON08_INSTANTIATE(256, 128, 8, 64, 64, 2, 4, 4, 4, 1)
+LESSON08_INSTANTIATE(128, 256, 16, 64, 64, 4, 2, 4, 4, 1)
+LESSON08_INSTANTIATE(128, 128, 16, 64, 64, 1, 4, 8, 4, 2)
+#undef LESSON08_INSTANTIATE
+
+// ---- The configurations -------------------------------------------------------------------------
+
+namespace {
+
+template <int BM, int BN, int BK, int WM, int WN, int WM_ITER, int WN_ITER, int TM, int TN,
+          int MIN_BLOCKS>
+WarpTiledConfig make_config() {
+  WarpTiledConfig c;
+  c.shape = WarpTileShape{BM, BN, BK, WM, WN, WM_ITER, WN_ITER, TM, TN};
+  c.name = "warptiled " + std::to_string(BM) + "x" + std::to_string(BN) + "x" + std::to_string(BK) +
+           " w" + std::to_string(WM) + "x" + std::to_string(WN) + " t" +
+           std::to_string(WM_ITER * TM) + "x" + std::to_string(WN_ITER * TN);
+  c.min_blocks = MIN_BLOCKS;
+  c.kernel = reinterpret_cast<const void*>(
+      &warptiled_sgemm_kernel<BM, BN, BK, WM, WN, WM_ITER, WN_ITER, TM, TN, MIN_BLOCKS, true>);
+  c.sgemm = &warptiled_sgemm<BM, BN, BK, WM, WN, WM_ITER, WN_ITER, TM, TN, MIN_BLOCKS>;
+  return c;
+}
+
+}  // namespace
+
+//! [configs]
+const std::vector<WarpTiledConfig>& warptiled_configs() {
+  static const std::vector<WarpTiledConfig> list = {
+      // [0] the H100 choice for large problems: 128 x 256 block tiles, 8 warps of 64 x 64, each
+      //     lane 16 x 8 results as 4 x 2 steps of 4 x 4; one block (8 warps) per SM.
+      make_config<128, 256, 8, 64, 64, 4, 2, 4, 4, 1>(),
+      // [1] the fallback for small problems: 64 x 64 tiles, 4 warps, 8 x 4 results per lane.
+      make_config<64, 64, 8, 32, 32, 2, 1, 4, 4, 4>(),
+      // The alternatives the chapter's tuning table compares.
+      make_config<128, 128, 8, 32, 64, 2, 2, 4, 4, 2>(),
+      make_config<64, 128, 8, 32, 64, 2, 2, 4, 4, 4>(),
+      make_config<256, 128, 8, 64, 64, 2, 4, 4, 4, 1>(),
+      make_config<128, 256, 16, 64, 64, 4, 2, 4, 4, 1>(),
+      make_config<128, 128, 16, 64, 64, 1, 4, 8, 4, 2>(),
+  };
+  return list;
+}
+//! [configs]
+
+//! [choose]
+int choose_warptiled_config(int M, int N, int sm_count) {
+  const WarpTileShape& big = warptiled_configs()[0].shape;
+  const long long blocks = ((static_cast<long long>(M) + big.bm - 1) / big.bm) *
+                           ((static_cast<long long>(N) + big.bn - 1) / big.bn);
+  // A block runs on one SM: a grid of fewer blocks than SMs leaves SMs idle for the whole run.
+  // Below 90% of the SMs busy, smaller tiles (less reuse, but work for every SM) win.
+  return 10 * blocks >= 9LL * sm_count ? 0 : 1;
+}
+//! [choose]
+
+void tuned_warptiled_sgemm(int M, int N, int K, float alpha, const float* A, const float* B,
+                           float beta, float* C) {
+  course::require_gemm_shape("tuned_warptiled_sgemm", M, N, K, 0);
+  int device = 0, sm_count = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+  warptiled_configs()[choose_warptiled_config(M, N, sm_count)].sgemm(M, N, K, alpha, A, B, beta, C);
+}
+
+}  // namespace lesson08

@@ -1,0 +1,195 @@
+// The grader of lesson 08, part 2: the warp-tiled SGEMM. Linked against the learner's exercise
+// (grade08) and against the reference solution (test08).
+//
+// [cpu] tests check thread_place on the host for every configuration of the lesson and a few
+//       more: each element of the block tile computed by exactly one thread, each warp inside its
+//       own warp tile, the lanes of a warp covering one sub-tile together.
+// [gpu] tests run every configuration, and the headline tuned_warptiled_sgemm, on the design's
+//       shape grid; then problems ragged along one dimension at a time, on the float4 path and on
+//       the scalar one, so a failure names what is missing.
+#include "catch_compat.hpp"
+#include "test_helpers.hpp"
+
+#include "warptiled_sgemm.hpp"
+
+#include "common/gemm_check.hpp"
+
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using lesson08::ThreadPlace;
+using lesson08::WarpTileShape;
+
+std::string shape_str(const WarpTileShape& s) {
+  return "block " + std::to_string(s.bm) + "x" + std::to_string(s.bn) + ", warp " +
+         std::to_string(s.wm) + "x" + std::to_string(s.wn) + " in " + std::to_string(s.wm_iter) +
+         "x" + std::to_string(s.wn_iter) + " steps, thread " + std::to_string(s.tm) + "x" +
+         std::to_string(s.tn);
+}
+
+// The lesson's configurations and a few more tilings, all valid.
+std::vector<WarpTileShape> shapes_to_place() {
+  std::vector<WarpTileShape> out;
+  for (const lesson08::WarpTiledConfig& c : lesson08::warptiled_configs()) out.push_back(c.shape);
+  out.push_back({32, 32, 4, 32, 32, 1, 1, 4, 8});    // one warp, 8 x 4 lanes of 4 x 8
+  out.push_back({256, 64, 8, 64, 64, 2, 2, 4, 8});   // 4 warps in a column
+  out.push_back({64, 256, 8, 32, 128, 1, 2, 8, 8});  // 2 x 2 warps, wide warp tiles
+  return out;
+}
+
+// A problem that is ragged along at most one dimension, and what its failure would mean.
+struct EdgeCase {
+  course::GemmShape shape;
+  std::string what;
+};
+
+std::vector<EdgeCase> edge_cases(const WarpTileShape& s) {
+  const int bm = s.bm, bn = s.bn, bk = s.bk;
+  return {
+      {{bm, bn, bk, 1.0f, 0.0f},
+       "exactly one block tile and one step along K, float4 path: if this fails, the multiply "
+       "itself is wrong (the rows a0 + i * kSubM + t of As, the columns b0 + j * kSubN + t of Bs, "
+       "or the outer product)"},
+      {{2 * bm, 2 * bn, 4 * bk, 0.5f, 0.0f},
+       "whole tiles only, several along every dimension: check that every k of the tile is used "
+       "and that the buffer read is `cur`"},
+      {{2 * bm, 2 * bn, 2 * bk + 4, 1.0f, 0.0f},
+       "only K is ragged, by a whole float4 (float4 path): the last step along K is partial"},
+      {{bm, bn, 4, 1.0f, 0.0f}, "K = 4, less than one step along K (float4 path)"},
+      {{bm + 5, 2 * bn, 2 * bk, 1.0f, 0.5f},
+       "only M is ragged (float4 path): rows past M load as 0 and are not written"},
+      {{2 * bm, bn + 4, 2 * bk, 1.0f, 0.5f},
+       "only N is ragged, by a whole float4 (float4 path): columns past N are not written"},
+      {{2 * bm, 2 * bn, 2 * bk + 3, 1.0f, 0.0f},
+       "K is not a multiple of 4, so the launch must take the scalar path (VEC = false): a float4 "
+       "load of A would straddle two rows and be misaligned"},
+      {{2 * bm, bn + 2, 2 * bk, 1.0f, 0.5f},
+       "N is not a multiple of 4, so the launch must take the scalar path (VEC = false): rows of B "
+       "and C do not start on 16-byte boundaries"},
+      {{3, 5, 3, 1.0f, 0.0f}, "tiny and ragged everywhere (scalar path)"},
+      {{2 * bm, 2 * bn, 2 * bk, 2.0f, -1.5f},
+       "whole tiles with beta != 0 (float4 path): C must be read and scaled, alpha * acc + beta * "
+       "C"},
+  };
+}
+
+}  // namespace
+
+TEST_CASE("thread_place puts every thread where the contract says", "[cpu][task4]") {
+  // The header's example first.
+  const WarpTileShape ex{128, 128, 8, 32, 64, 2, 2, 4, 4};
+  const ThreadPlace p = lesson08::thread_place(ex, 77);
+  INFO(
+      "thread 77 is warp 2, lane 13; with 2 warp tiles across, warp 2 is at (1, 0); with 8 "
+      "lanes across a sub-tile, lane 13 is at (1, 5). Got warp ("
+      << p.warp_row << ", " << p.warp_col << "), lane (" << p.lane_row << ", " << p.lane_col
+      << ")");
+  CHECK(p.warp_row == 1);
+  CHECK(p.warp_col == 0);
+  CHECK(p.lane_row == 1);
+  CHECK(p.lane_col == 5);
+
+  for (const WarpTileShape& s : shapes_to_place()) {
+    INFO(shape_str(s));
+    REQUIRE(lesson08::warp_tile_shape_error(s).empty());
+    for (int tid = 0; tid < s.threads(); ++tid) {
+      const ThreadPlace q = lesson08::thread_place(s, tid);
+      const int warp = tid / 32, lane = tid % 32;
+      INFO("thread " << tid << " (warp " << warp << ", lane " << lane << "): got warp ("
+                     << q.warp_row << ", " << q.warp_col << "), lane (" << q.lane_row << ", "
+                     << q.lane_col << "); expected warp (" << warp / s.warp_cols() << ", "
+                     << warp % s.warp_cols() << "), lane (" << lane / s.lane_cols() << ", "
+                     << lane % s.lane_cols() << ")");
+      REQUIRE(q.warp_row == warp / s.warp_cols());
+      REQUIRE(q.warp_col == warp % s.warp_cols());
+      REQUIRE(q.lane_row == lane / s.lane_cols());
+      REQUIRE(q.lane_col == lane % s.lane_cols());
+    }
+  }
+}
+
+TEST_CASE("the thread tiles cover the block tile once, warp by warp", "[cpu][task4]") {
+  for (const WarpTileShape& s : shapes_to_place()) {
+    INFO(shape_str(s));
+    std::vector<int> owner(static_cast<std::size_t>(s.bm) * s.bn, -1);
+    for (int tid = 0; tid < s.threads(); ++tid) {
+      const ThreadPlace p = lesson08::thread_place(s, tid);
+      const int warp = tid / 32;
+      for (int i = 0; i < s.wm_iter * s.tm; ++i) {
+        for (int j = 0; j < s.wn_iter * s.tn; ++j) {
+          const int r = lesson08::result_row(s, p, i), c = lesson08::result_col(s, p, j);
+          INFO("thread " << tid << ", result (" << i << ", " << j << ") at (" << r << ", " << c
+                         << ") of the block tile");
+          REQUIRE(r >= 0);
+          REQUIRE(r < s.bm);
+          REQUIRE(c >= 0);
+          REQUIRE(c < s.bn);
+          // Inside its warp's tile.
+          CHECK(r / s.wm * s.warp_cols() + c / s.wn == warp);
+          int& o = owner[static_cast<std::size_t>(r) * s.bn + c];
+          INFO("already computed by thread " << o);
+          REQUIRE(o == -1);
+          o = tid;
+        }
+      }
+    }
+    int missing = 0;
+    for (int o : owner) missing += o == -1;
+    CHECK(missing == 0);
+  }
+  // The lanes of warp 0, at sub-tile step (0, 0), cover one sub_m x sub_n rectangle: the warp
+  // shares its rows of A and its columns of B.
+  const WarpTileShape s = lesson08::warptiled_configs()[0].shape;
+  std::set<int> rows, cols;
+  for (int lane = 0; lane < 32; ++lane) {
+    const ThreadPlace p = lesson08::thread_place(s, lane);
+    for (int t = 0; t < s.tm; ++t) rows.insert(lesson08::result_row(s, p, t));
+    for (int t = 0; t < s.tn; ++t) cols.insert(lesson08::result_col(s, p, t));
+  }
+  CHECK(static_cast<int>(rows.size()) == s.sub_m());
+  CHECK(static_cast<int>(cols.size()) == s.sub_n());
+  // And the launch planner of tuned_warptiled_sgemm on an H100's 132 SMs (given code).
+  CHECK(lesson08::choose_warptiled_config(4096, 4096, 132) == 0);
+  CHECK(lesson08::choose_warptiled_config(2048, 2048, 132) == 0);
+  CHECK(lesson08::choose_warptiled_config(1024, 1024, 132) == 1);
+  CHECK(lesson08::choose_warptiled_config(1, 1, 132) == 1);
+}
+
+TEST_CASE("every warp-tiled configuration is right on the shape grid", "[gpu][task5]") {
+  for (const lesson08::WarpTiledConfig& c : lesson08::warptiled_configs()) {
+    course_test::check_sgemm_on_shapes(c.sgemm, c.name, course::gemm_shape_grid(true));
+  }
+}
+
+TEST_CASE("tuned_warptiled_sgemm is right on the shape grid", "[gpu][task5]") {
+  course_test::check_sgemm_on_shapes(&lesson08::tuned_warptiled_sgemm, "tuned_warptiled_sgemm",
+                                     course::gemm_shape_grid(true));
+}
+
+TEST_CASE("ragged along one dimension at a time, on both paths", "[gpu][task6]") {
+  for (const lesson08::WarpTiledConfig& c : lesson08::warptiled_configs()) {
+    for (const EdgeCase& e : edge_cases(c.shape)) {
+      course::VerifyOptions options;
+      options.label = c.name;
+      const course::VerifyReport r = course::check_sgemm(c.sgemm, e.shape, options);
+      INFO(c.name << " on " << e.shape.str() << ": " << e.what);
+      INFO(r.describe());
+      CHECK(r.passed);
+    }
+  }
+}
+
+TEST_CASE("warptiled_sgemm rejects sizes below 1 before launching", "[gpu][task6]") {
+  // A correct run first: a stub fails here with NOT IMPLEMENTED, not on the checks below.
+  REQUIRE(course::check_sgemm(&lesson08::tuned_warptiled_sgemm, {3, 5, 7, 1.0f, 0.0f}).passed);
+  float* none = nullptr;
+  const auto& configs = lesson08::warptiled_configs();
+  CHECK_THROWS(configs[0].sgemm(0, 4, 4, 1.0f, none, none, 0.0f, none));
+  CHECK_THROWS(configs[0].sgemm(4, -1, 4, 1.0f, none, none, 0.0f, none));
+  CHECK_THROWS(configs[1].sgemm(4, 4, 0, 1.0f, none, none, 0.0f, none));
+  CHECK_THROWS(lesson08::tuned_warptiled_sgemm(4, 4, 0, 1.0f, none, none, 0.0f, none));
+}
