@@ -139,7 +139,7 @@ def cmd_profile(args, lesson):
         return 1
     table = collections.OrderedDict()  # kernel -> {metric: [values]}
     for r in csv.DictReader(io.StringIO("\n".join(rows))):
-        name = re.sub(r"\(.*", "", r.get("Kernel Name", "?"))[:48]
+        name = short_kernel_name(r.get("Kernel Name", "?"))
         try:
             value = float(r["Metric Value"].replace(",", ""))
         except (KeyError, ValueError):
@@ -149,7 +149,7 @@ def cmd_profile(args, lesson):
     for i, (m, what) in enumerate(metrics, 1):
         print(f"  m{i} {m}: {what}")
     heads = ["kernel"] + [f"m{i}" for i in range(1, len(metrics) + 1)]
-    widths = [48] + [11] * len(metrics)
+    widths = [max([48] + [len(k) for k in table])] + [11] * len(metrics)
     print("\n" + "  ".join(h.ljust(w) for h, w in zip(heads, widths)))
     for kernel, vals in table.items():
         cells = [kernel]
@@ -158,6 +158,23 @@ def cmd_profile(args, lesson):
             cells.append(f"{v[len(v) // 2]:.4g}" if v else "-")
         print("  ".join(c.ljust(w) for c, w in zip(cells, widths)))
     return 0
+
+
+def short_kernel_name(name):
+    """A demangled kernel name without its parameter list, namespaces of the course and casts:
+    "void lesson05::tiled_sgemm_kernel<(int)32>(int, ...)" -> "tiled_sgemm_kernel<32>"."""
+    name = re.sub(r"\((?:unsigned )?(?:int|long|bool)\)", "", name)
+    depth, cut = 0, len(name)
+    for i, ch in enumerate(name):  # the first "(" outside template brackets starts the parameters
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        elif ch == "(" and depth == 0:
+            cut = i
+            break
+    name = name[:cut].replace("void ", "").replace("(anonymous namespace)::", "")
+    return re.sub(r"lesson\d\d::|<unnamed>::|course::", "", name).strip()
 
 
 SASS_CLASSES = [
@@ -206,8 +223,7 @@ def cmd_sass(args, lesson):
     head = f"{'kernel':<60}{'total':>7}" + "".join(f"{c:>11}" for c in cols)
     print(head + "\n" + "-" * len(head))
     for n in shown:
-        label = re.sub(r"\((?:unsigned )?(?:int|long|bool)\)", "", pretty[n])  # <(int)32> -> <32>
-        label = re.sub(r"\(.*", "", label).replace(lesson_ns + "::", "").replace("void ", "")[:58]
+        label = short_kernel_name(pretty[n])[:58]
         print(f"{label:<60}{kernels[n]['total']:>7}" + "".join(f"{kernels[n][c]:>11}" for c in cols))
     return 0
 
