@@ -19,16 +19,23 @@ export PATH := $(PATH):/usr/local/cuda/bin
 endif
 
 .DEFAULT_GOAL := help
-.PHONY: help setup configure build test grade check-stubs check-repo gpu-check list clean book bench
+.PHONY: help setup configure build test grade check-stubs check-repo self-check gpu-check list clean \
+        book bench watch next
 
 help:
 	@echo "The CUDA course: from 'what is on my GPU' to a Hopper TMA + wgmma GEMM."
 	@echo ""
 	@echo "  make lesson-N [SOLUTION=1] [ARGS='...']  build and run lesson N (your code, or the reference)"
-	@echo "  make grade [SOLUTION=1]                  progress over all lessons"
-	@echo "  make grade-N [SOLUTION=1]                grade lesson N, with the full diagnosis"
-	@echo "  make hint-N [RESET=1]                    the next hint for lesson N"
+	@echo "  make watch [PERF=1]                      rebuild and grade on every save (the current lesson,"
+	@echo "                                           then whichever lesson you save); Ctrl-C stops"
+	@echo "  make watch-N [ONCE=1] [PERF=1]           the same for lesson N only (ONCE=1: one round, then exit)"
+	@echo "  make next                                the first lesson not passed yet: its chapter and files"
+	@echo "  make grade [PERF=1] [SOLUTION=1]         progress over all lessons (PERF=1: speed against targets)"
+	@echo "  make grade-N [PERF=1] [SOLUTION=1]       grade lesson N, with the full diagnosis"
+	@echo "  make hint-N [ALL=1] [RESET=1]            the next hint for lesson N (ALL=1: every hint)"
+	@echo "  make reset-N [FORCE=1]                   restore lesson N's exercise stub (asks first)"
 	@echo "  make test                                the repository's own suite (solutions, helpers, stubs)"
+	@echo "  make self-check                          on a GPU: solutions pass, untouched stubs fail NOT IMPLEMENTED"
 	@echo "  make book                                the book, offline HTML: book/html/index.html (no GPU needed)"
 	@echo "  make setup                               install the missing system packages"
 	@echo "  make list                                the lessons"
@@ -73,15 +80,39 @@ lesson-%:
 	echo "== $$target $(ARGS)"; \
 	cd $(BUILD) && ./bin/$$target $(ARGS)
 
-grade: build
-	@$(COURSE) grade --build $(BUILD) $(if $(SOLUTION),--solution)
+# Builds quietly (the build's output only when it fails), then grades every lesson.
+grade: configure
+	@cmake --build $(BUILD) -j $(JOBS) >/dev/null || cmake --build $(BUILD)
+	@$(COURSE) grade --build $(BUILD) $(if $(SOLUTION),--solution) $(if $(PERF),--perf)
 
 grade-%:
 	@n=$$($(COURSE) resolve $*) || exit 2; \
 	$(MAKE) --no-print-directory configure >/dev/null; \
 	cmake --build $(BUILD) --target grade$$n test$$n lesson$$n lesson$${n}_solution -j $(JOBS) >/dev/null \
 	  || cmake --build $(BUILD) --target grade$$n test$$n lesson$$n lesson$${n}_solution; \
-	$(COURSE) grade $$n --build $(BUILD) $(if $(SOLUTION),--solution)
+	$(COURSE) grade $$n --build $(BUILD) $(if $(SOLUTION),--solution) $(if $(PERF),--perf)
+
+# Rebuild and grade on every save of an exercise file (inotifywait, else polling); Ctrl-C stops.
+# ONCE=1: build and grade once, print the screen and exit (0 passed or skipped, 1 otherwise).
+# `exec`: Ctrl-C then reaches a Python that leaves cleanly, not a shell that reports it.
+WATCH_OPTS = --build $(BUILD) --jobs $(JOBS) $(if $(SOLUTION),--solution) $(if $(PERF),--perf) \
+             $(if $(ONCE),--once) $(if $(POLL),--poll)
+
+watch: configure
+	@$(COURSE) watch $(WATCH_OPTS)
+
+watch-%:
+	@n=$$($(COURSE) resolve $*) || exit 2; \
+	$(MAKE) --no-print-directory configure >/dev/null; \
+	exec $(COURSE) watch $$n $(WATCH_OPTS)
+
+next:
+	@$(COURSE) next
+
+# Restores exercises/NN-slug/ as the course ships it (from git); asks first unless FORCE=1, and
+# keeps a copy of what it replaces under .course/backup/.
+reset-%:
+	@$(COURSE) reset $* $(if $(FORCE),--force)
 
 # ---- measuring (a GPU for bench, profile and sanitize) ----
 MEASURE := $(PYTHON) common/tools/measure.py
@@ -98,7 +129,7 @@ profile-% sanitize-% sass-%:
 	$(MEASURE) $(what) $$n --build $(BUILD) $(if $(MINE),--mine) $(if $(SIZE),--size $(SIZE))
 
 hint-%:
-	@$(COURSE) hint $* --build $(BUILD) $(if $(RESET),--reset)
+	@$(COURSE) hint $* --build $(BUILD) $(if $(RESET),--reset) $(if $(ALL),--all)
 
 # Every exercise stub fails its grader with NOT IMPLEMENTED (CI runs this after `make test`).
 check-stubs: build
@@ -106,6 +137,12 @@ check-stubs: build
 
 check-repo:
 	@$(COURSE) check-repo
+
+# On a GPU: every reference solution passes its grader and every untouched stub fails it with
+# NOT IMPLEMENTED (also a CTest test, course.selfcheck, skipped without a GPU).
+self-check: configure
+	@cmake --build $(BUILD) -j $(JOBS) >/dev/null || cmake --build $(BUILD)
+	@$(COURSE) self-check --build $(BUILD); rc=$$?; [ $$rc -eq 77 ] && rc=0; exit $$rc
 
 # The book: the chapters, the code they pull by \snippet, the harness API and the charts of book/data/,
 # as offline HTML in book/html/ (Doxygen). Fails on any Doxygen warning, then checks the result.

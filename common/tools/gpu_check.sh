@@ -51,9 +51,11 @@ step "make profile-4" profile-4.log $m profile-4
 for n in $lessons; do
   step "lesson$n (solution)" "lesson$n.log" "$build/bin/lesson${n}_solution"
 done
-# make bench writes book/data/<gpu>.jsonl: bring a copy back.
-step "make bench${SIZES:+ SIZES=$SIZES}" bench.log $m bench ${SIZES:+SIZES=$SIZES}
-cp book/data/*.jsonl "$out/" 2>/dev/null
+# make bench writes book/data/<gpu>.jsonl: bring a copy back (BENCH=0 leaves it for a later call).
+if [ "${BENCH:-1}" != 0 ]; then
+  step "make bench${SIZES:+ SIZES=$SIZES}" bench.log $m bench ${SIZES:+SIZES=$SIZES}
+  cp book/data/*.jsonl "$out/" 2>/dev/null
+fi
 
 {
   echo "GPU: $(tail -n +2 "$logs/gpu.txt")"
@@ -62,7 +64,7 @@ cp book/data/*.jsonl "$out/" 2>/dev/null
   sed -n '/^Progress/,$p' "$logs/grade-stubs.log" | head -14
   sed -n '/^Progress/,$p' "$logs/grade-solutions.log" | head -14
   echo
-  sed -n '/^% of cuBLAS/,$p' "$logs/bench.log"
+  [ -f "$logs/bench.log" ] && sed -n '/^% of cuBLAS/,$p' "$logs/bench.log"
   echo
   printf '%-34s %-6s %5s  %s\n' step result time log
   printf '%s\n' "${rows[@]}"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make setup: install the system packages the course builds with, idempotently.
 # Says what it found, what it installed, and on a system without apt what to install by hand.
-#   setup.sh        everything: the build, the tests and the book
+#   setup.sh        everything: the build, the tests, the book and inotifywait (make watch)
 #   setup.sh book   only what `make book` needs (no CUDA toolkit required)
 set -euo pipefail
 only_book=0
@@ -48,6 +48,8 @@ command -v dot >/dev/null 2>&1 || book+=(graphviz)
 [ -f /usr/share/doxygen-awesome-css/doxygen-awesome.css ] || book+=(doxygen-awesome-css)
 have_matplotlib || book+=(python3-matplotlib)
 [ "$only_book" -eq 1 ] && { core+=("${book[@]}"); book=(); }
+watch=()  # `make watch` waits for saves with inotifywait; without it, it polls
+[ "$only_book" -eq 0 ] && ! command -v inotifywait >/dev/null 2>&1 && watch+=(inotify-tools)
 
 # install PACKAGES...: apt-get install, refreshing the package lists once if that fails.
 install() {
@@ -92,12 +94,17 @@ if [ ${#book[@]} -gt 0 ]; then
   install "${book[@]}" ||
     echo "setup: carrying on without them: everything but the book works (its test is skipped)" >&2
 fi
-if [ ${#core[@]} -eq 0 ] && [ ${#book[@]} -eq 0 ]; then
+if [ ${#watch[@]} -gt 0 ]; then
+  echo "setup: installing ${watch[*]} (make watch)"
+  install "${watch[@]}" ||
+    echo "setup: carrying on without it: make watch polls for changes instead" >&2
+fi
+if [ ${#core[@]} -eq 0 ] && [ ${#book[@]} -eq 0 ] && [ ${#watch[@]} -eq 0 ]; then
   if [ "$only_book" -eq 1 ]; then
     echo "setup: everything the book needs present (Doxygen, Graphviz, MathJax, doxygen-awesome-css, matplotlib)"
   else
-    echo "setup: everything present (CMake >= 3.24, make, g++, Python 3, Eigen, Catch2; for the book" \
-      "Doxygen, Graphviz, MathJax, doxygen-awesome-css, matplotlib)"
+    echo "setup: everything present (CMake >= 3.24, make, g++, Python 3, Eigen, Catch2, inotifywait;" \
+      "for the book Doxygen, Graphviz, MathJax, doxygen-awesome-css, matplotlib)"
   fi
 fi
 
