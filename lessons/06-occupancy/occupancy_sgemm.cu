@@ -1,7 +1,7 @@
 // Lesson 06: the tuned kernels whose occupancy the lesson measures (next to lesson 05's tiled
-// kernel), and the launch planner around them. Given code, built into both the exercise and the solution:
-// what you write is the calculator in occupancy.cpp, which tuned_tiled_sgemm calls to choose its
-// configuration.
+// kernel), and the launch planner around them. Given code, built into both the exercise and the
+// solution: what you write is the calculator in occupancy.cpp, which tuned_tiled_sgemm calls to
+// choose its configuration.
 //
 // Row-major everywhere; x is the column, y the row.
 #include "occupancy_sgemm.hpp"
