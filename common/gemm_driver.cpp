@@ -101,6 +101,13 @@ std::vector<SgemmResult> measure_sgemm_kernels(const Cli& cli, const std::string
   return results;
 }
 
+int sgemm_exit_code(const std::vector<SgemmResult>& results) {
+  for (const SgemmResult& r : results) {
+    if (r.checked && !r.passed) return static_cast<int>(kExitFailed);
+  }
+  return static_cast<int>(kExitOk);
+}
+
 int run_sgemm_lesson(int argc, char** argv, const std::string& lesson, const std::string& summary,
                      int min_cc, const std::vector<NamedSgemm>& kernels) {
   Cli cli("lesson" + lesson, summary);
@@ -108,11 +115,7 @@ int run_sgemm_lesson(int argc, char** argv, const std::string& lesson, const std
   cli.parse(argc, argv);
   return guarded_main([&] {
     require_device(min_cc);
-    const auto results = measure_sgemm_kernels(cli, lesson, kernels);
-    for (const SgemmResult& r : results) {
-      if (r.checked && !r.passed) return static_cast<int>(kExitFailed);
-    }
-    return static_cast<int>(kExitOk);
+    return sgemm_exit_code(measure_sgemm_kernels(cli, lesson, kernels));
   });
 }
 

@@ -49,6 +49,10 @@ GemmShape sgemm_shape_from(const Cli& cli);
 std::vector<SgemmResult> measure_sgemm_kernels(const Cli& cli, const std::string& lesson,
                                                const std::vector<NamedSgemm>& kernels);
 
+/// kExitFailed when any checked kernel failed its check, kExitOk otherwise: a lesson program's
+/// exit code after measure_sgemm_kernels().
+int sgemm_exit_code(const std::vector<SgemmResult>& results);
+
 /// A whole GEMM lesson program: parses the common options, requires a GPU of `min_cc` (e.g. 75),
 /// runs measure_sgemm_kernels(), and returns the exit code (kExitFailed if any check failed).
 int run_sgemm_lesson(int argc, char** argv, const std::string& lesson, const std::string& summary,

@@ -31,10 +31,7 @@ std::vector<float> small_matrix() {
 }
 
 // A problem that is ragged along at most one dimension, and what its failure would mean.
-struct EdgeCase {
-  course::GemmShape shape;
-  std::string what;
-};
+using course_test::EdgeCase;
 
 std::vector<EdgeCase> edge_cases(int tile) {
   const int t = tile;
@@ -62,14 +59,7 @@ std::vector<EdgeCase> edge_cases(int tile) {
 }
 
 void check_edges(const course::SgemmFn& fn, const std::string& label, int tile) {
-  for (const EdgeCase& e : edge_cases(tile)) {
-    course::VerifyOptions options;
-    options.label = label;
-    const course::VerifyReport r = course::check_sgemm(fn, e.shape, options);
-    INFO(label << " on " << e.shape.str() << ": " << e.what);
-    INFO(r.describe());
-    CHECK(r.passed);
-  }
+  course_test::check_sgemm_on_cases(fn, label, edge_cases(tile));
 }
 
 }  // namespace

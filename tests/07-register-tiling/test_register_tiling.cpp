@@ -31,10 +31,7 @@ struct BlockTile {
 };
 
 // A shape that takes one path of the kernel, and what its failure would mean.
-struct EdgeCase {
-  course::GemmShape shape;
-  std::string what;
-};
+using course_test::EdgeCase;
 
 std::vector<EdgeCase> edge_cases(BlockTile t) {
   const int bm = t.bm, bn = t.bn, bk = t.bk;
@@ -73,14 +70,7 @@ std::vector<EdgeCase> edge_cases(BlockTile t) {
 }
 
 void check_edges(const course::SgemmFn& fn, const std::string& label, BlockTile tile) {
-  for (const EdgeCase& e : edge_cases(tile)) {
-    course::VerifyOptions options;
-    options.label = label;
-    const course::VerifyReport r = course::check_sgemm(fn, e.shape, options);
-    INFO(label << " on " << e.shape.str() << ": " << e.what);
-    INFO(r.describe());
-    CHECK(r.passed);
-  }
+  course_test::check_sgemm_on_cases(fn, label, edge_cases(tile));
 }
 
 // `fn`, run on copies of A, B and C that start one float (4 bytes) past a 16-byte boundary, as a

@@ -42,10 +42,7 @@ std::vector<WarpTileShape> shapes_to_place() {
 }
 
 // A problem that is ragged along at most one dimension, and what its failure would mean.
-struct EdgeCase {
-  course::GemmShape shape;
-  std::string what;
-};
+using course_test::EdgeCase;
 
 std::vector<EdgeCase> edge_cases(const WarpTileShape& s) {
   const int bm = s.bm, bn = s.bn, bk = s.bk;
@@ -172,14 +169,7 @@ TEST_CASE("tuned_warptiled_sgemm is right on the shape grid", "[gpu][task5]") {
 
 TEST_CASE("ragged along one dimension at a time, on both paths", "[gpu][task6]") {
   for (const lesson08::WarpTiledConfig& c : lesson08::warptiled_configs()) {
-    for (const EdgeCase& e : edge_cases(c.shape)) {
-      course::VerifyOptions options;
-      options.label = c.name;
-      const course::VerifyReport r = course::check_sgemm(c.sgemm, e.shape, options);
-      INFO(c.name << " on " << e.shape.str() << ": " << e.what);
-      INFO(r.describe());
-      CHECK(r.passed);
-    }
+    course_test::check_sgemm_on_cases(c.sgemm, c.name, edge_cases(c.shape));
   }
 }
 

@@ -127,10 +127,7 @@ void check_mode(const char* name, int row_bytes, int unswizzled_extra_per_phase)
 }
 
 // A problem that is ragged along at most one dimension, and what its failure would mean.
-struct EdgeCase {
-  course::GemmShape shape;
-  std::string what;
-};
+using course_test::EdgeCase;
 
 std::vector<EdgeCase> edge_cases() {
   return {
@@ -149,14 +146,7 @@ std::vector<EdgeCase> edge_cases() {
 }
 
 void check_edges(const course::SgemmFn& fn, const std::string& label) {
-  for (const EdgeCase& e : edge_cases()) {
-    course::VerifyOptions options;
-    options.label = label;
-    const course::VerifyReport r = course::check_sgemm(fn, e.shape, options);
-    INFO(label << " on " << e.shape.str() << ": " << e.what);
-    INFO(r.describe());
-    CHECK(r.passed);
-  }
+  course_test::check_sgemm_on_cases(fn, label, edge_cases());
 }
 
 }  // namespace

@@ -54,4 +54,23 @@ inline void check_sgemm_on_shapes(const course::SgemmFn& fn, const std::string& 
   }
 }
 
+/// A problem shape chosen to hit one edge path, and what a failure on it would mean.
+struct EdgeCase {
+  course::GemmShape shape;
+  std::string what;
+};
+
+/// check_sgemm_on_shapes for edge cases: a failure also says which edge the shape exercises.
+inline void check_sgemm_on_cases(const course::SgemmFn& fn, const std::string& label,
+                                 const std::vector<EdgeCase>& cases) {
+  for (const EdgeCase& e : cases) {
+    course::VerifyOptions options;
+    options.label = label;
+    const course::VerifyReport r = course::check_sgemm(fn, e.shape, options);
+    INFO(label << " on " << e.shape.str() << ": " << e.what);
+    INFO(r.describe());
+    CHECK(r.passed);
+  }
+}
+
 }  // namespace course_test
