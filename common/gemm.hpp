@@ -15,6 +15,7 @@
 
 #include <cuda_bf16.h>
 
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <stdexcept>
@@ -73,6 +74,37 @@ inline std::string gemm_shape_error(long M, long N, long K, long grid_y_blocks) 
 inline void require_gemm_shape(const std::string& kernel, long M, long N, long K,
                                long grid_y_blocks) {
   if (std::string why = gemm_shape_error(M, N, K, grid_y_blocks); !why.empty()) {
+    throw std::invalid_argument(kernel + ": " + why);
+  }
+}
+
+/// The preconditions of a bf16 GEMM launcher that loads rows of A and B in 16-byte pieces (8 bf16
+/// values; `cp.async`, TMA): those of gemm_shape_error(M, N, K, 0), then that K is a multiple of
+/// `k_multiple` (every row then starts on a 16-byte boundary when k_multiple is 8) and that A, B
+/// and C start on 16-byte boundaries (what cudaMalloc returns). Empty when they hold; otherwise
+/// one line that starts with the shape.
+inline std::string bf16_gemm_shape_error(long M, long N, long K, int k_multiple, const void* A,
+                                         const void* B, const void* C) {
+  if (std::string why = gemm_shape_error(M, N, K, 0); !why.empty()) return why;
+  const std::string shape =
+      "M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K);
+  if (K % k_multiple != 0) {
+    return shape + ": K must be a multiple of " + std::to_string(k_multiple) +
+           " (rows are loaded in 16-byte pieces; pad K with zeros to the next multiple)";
+  }
+  auto misaligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 != 0; };
+  if (misaligned(A) || misaligned(B) || misaligned(C)) {
+    return shape + ": A, B and C must start on 16-byte boundaries (as cudaMalloc returns them)";
+  }
+  return "";
+}
+
+/// Throws `std::invalid_argument("KERNEL: REASON")` when bf16_gemm_shape_error() finds a broken
+/// precondition; does nothing otherwise. Every bf16 launcher of the course calls it first.
+/// 	hrows std::invalid_argument when the shape or the pointers break the preconditions
+inline void require_bf16_gemm_shape(const std::string& kernel, long M, long N, long K,
+                                    int k_multiple, const void* A, const void* B, const void* C) {
+  if (std::string why = bf16_gemm_shape_error(M, N, K, k_multiple, A, B, C); !why.empty()) {
     throw std::invalid_argument(kernel + ": " + why);
   }
 }

@@ -24,6 +24,12 @@ std::vector<GemmShape> gemm_shape_grid(bool large) {
   return grid;
 }
 
+std::vector<GemmShape> bf16_shape_grid(int k_multiple, bool large) {
+  std::vector<GemmShape> grid = gemm_shape_grid(large);
+  for (GemmShape& s : grid) s.K = (s.K + k_multiple - 1) / k_multiple * k_multiple;
+  return grid;
+}
+
 namespace {
 
 std::string tag(const char* what, const GemmShape& s) {

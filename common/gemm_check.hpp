@@ -18,6 +18,10 @@ namespace course {
 /// and beta != 0, and (with `large`) shapes of 1024 and more.
 std::vector<GemmShape> gemm_shape_grid(bool large = true);
 
+/// The same grid for bf16 kernels that need K to be a multiple of `k_multiple` (8 for 16-byte
+/// row loads): each K rounded up to the next multiple, every M and N kept ragged.
+std::vector<GemmShape> bf16_shape_grid(int k_multiple = 8, bool large = true);
+
 /// Runs `gemm` once on random inputs (seeded from the run seed and the shape) with the output
 /// poisoned and guarded by canaries, waits for it, and checks it against Eigen.
 /// A CUDA error in the kernel throws course::CudaError; a stub throws course::NotImplemented.

@@ -27,8 +27,21 @@ GemmShape sgemm_shape_from(const Cli& cli) {
   return s;
 }
 
-std::vector<SgemmResult> measure_sgemm_kernels(const Cli& cli, const std::string& lesson,
-                                               const std::vector<NamedSgemm>& kernels) {
+namespace {
+
+// What differs between the FP32 and the bf16 driver.
+struct Precision {
+  const char* baseline;  // the cuBLAS row of the table
+  const char* json;      // "fp32" or "bf16"
+  GemmShape ragged;      // the ragged check's shape
+};
+
+// The driver of both precisions: `check(fn, shape, options)` and `bench(fn, M, N, K, timing)` are
+// check_sgemm / bench_sgemm_vs_cublas or their bf16 twins.
+template <typename Named, typename Check, typename Bench>
+std::vector<SgemmResult> measure_kernels(const Cli& cli, const std::string& lesson,
+                                         const std::vector<Named>& kernels, const Precision& p,
+                                         const Check& check, const Bench& bench) {
   const GemmShape s = sgemm_shape_from(cli);
   const DeviceInfo dev = probe_device(0);
   TimingOptions timing;
@@ -44,29 +57,28 @@ std::vector<SgemmResult> measure_sgemm_kernels(const Cli& cli, const std::string
     if (!cli.on("no-check")) {
       r.checked = true;
       r.passed = true;
-      for (GemmShape shape :
-           {GemmShape{257, 255, 300, 1.25f, -0.75f}, GemmShape{s.M, s.N, s.K, 1.0f, 0.0f}}) {
+      for (GemmShape shape : {p.ragged, GemmShape{s.M, s.N, s.K, 1.0f, 0.0f}}) {
         VerifyOptions o;
         o.label = k.name;
-        VerifyReport v = check_sgemm(k.fn, shape, o);
+        VerifyReport v = check(k.fn, shape, o);
         if (!v.passed) {
           std::printf("%s", v.describe().c_str());
           r.passed = false;
         }
       }
     }
-    r.bench = bench_sgemm_vs_cublas(k.fn, s.M, s.N, s.K, timing);
+    r.bench = bench(k.fn, s.M, s.N, s.K, timing);
     results.push_back(r);
   }
 
   std::printf(
-      "\n%s on %s, M=%d N=%d K=%d, median of %d runs (cuBLAS SGEMM timed in the same "
-      "process on the same inputs)\n",
-      lesson.c_str(), dev.name.c_str(), s.M, s.N, s.K, timing.reps);
+      "\n%s on %s, M=%d N=%d K=%d, median of %d runs (%s timed in the same process on the "
+      "same inputs)\n",
+      lesson.c_str(), dev.name.c_str(), s.M, s.N, s.K, timing.reps, p.baseline);
   Table t({"kernel", "ms", "TFLOP/s", "% of cuBLAS", "spread", "check"});
   if (!results.empty()) {
     const GemmBench& b = results.front().bench;
-    t.add_row({"cuBLAS SGEMM", fixed(b.cublas.median_ms, 3), fixed(b.cublas_tflops, 2), "100.0%",
+    t.add_row({p.baseline, fixed(b.cublas.median_ms, 3), fixed(b.cublas_tflops, 2), "100.0%",
                fixed(100 * b.cublas.spread(), 1) + "%", "-"});
   }
   for (const SgemmResult& r : results) {
@@ -93,12 +105,29 @@ std::vector<SgemmResult> measure_sgemm_kernels(const Cli& cli, const std::string
           .add("checked", r.checked)
           .add("passed", r.passed)
           .add("headline", kernels[i].headline)
-          .add("gpu", dev.name);
+          .add("gpu", dev.name)
+          .add("precision", p.json);
       if (kernels[i].intensity > 0) line.add("intensity", kernels[i].intensity);
       line.print();
     }
   }
   return results;
+}
+
+}  // namespace
+
+std::vector<SgemmResult> measure_sgemm_kernels(const Cli& cli, const std::string& lesson,
+                                               const std::vector<NamedSgemm>& kernels) {
+  return measure_kernels(cli, lesson, kernels,
+                         Precision{"cuBLAS SGEMM", "fp32", GemmShape{257, 255, 300, 1.25f, -0.75f}},
+                         check_sgemm, bench_sgemm_vs_cublas);
+}
+
+std::vector<SgemmResult> measure_bf16_kernels(const Cli& cli, const std::string& lesson,
+                                              const std::vector<NamedBf16Gemm>& kernels) {
+  return measure_kernels(cli, lesson, kernels,
+                         Precision{"cuBLAS bf16", "bf16", GemmShape{257, 255, 264, 1.25f, -0.75f}},
+                         check_bf16_gemm, bench_bf16_vs_cublas);
 }
 
 int sgemm_exit_code(const std::vector<SgemmResult>& results) {

@@ -28,6 +28,14 @@ struct NamedSgemm {
   double intensity = 0;
 };
 
+/// One bf16 kernel a lesson shows (A M x K, B N x K, C M x N in bf16): as NamedSgemm.
+struct NamedBf16Gemm {
+  std::string name;
+  Bf16GemmFn fn;
+  bool headline = false;
+  double intensity = 0;  ///< FLOP per byte loaded from global memory by design, 0 when unsaid
+};
+
 /// What a lesson's driver measured for one kernel.
 struct SgemmResult {
   std::string name;
@@ -48,6 +56,12 @@ GemmShape sgemm_shape_from(const Cli& cli);
 /// Returns the results; a failed check prints its diagnosis.
 std::vector<SgemmResult> measure_sgemm_kernels(const Cli& cli, const std::string& lesson,
                                                const std::vector<NamedSgemm>& kernels);
+
+/// measure_sgemm_kernels for bf16 kernels, against cuBLAS bf16 (cublasGemmEx, FP32 accumulation).
+/// The ragged check is at 257 x 255 x 264 (K a multiple of 8, the bf16 lessons' precondition, but
+/// not of any tile); the JSON lines also carry "precision": "bf16".
+std::vector<SgemmResult> measure_bf16_kernels(const Cli& cli, const std::string& lesson,
+                                              const std::vector<NamedBf16Gemm>& kernels);
 
 /// kExitFailed when any checked kernel failed its check, kExitOk otherwise: a lesson program's
 /// exit code after measure_sgemm_kernels().

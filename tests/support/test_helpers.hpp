@@ -40,18 +40,43 @@ inline int device_attribute(int device, cudaDeviceAttr attribute) {
   return value;
 }
 
-/// Runs `fn` on every shape (fresh random inputs, C poisoned and guarded by canaries) and checks
-/// it against Eigen with course::check_sgemm; a failing shape fails a CHECK and prints the full
-/// diagnosis. `label` names the kernel in the reports.
-inline void check_sgemm_on_shapes(const course::SgemmFn& fn, const std::string& label,
-                                  const std::vector<course::GemmShape>& shapes) {
+namespace detail {
+inline course::VerifyReport check_gemm(const course::SgemmFn& fn, const course::GemmShape& s,
+                                       const course::VerifyOptions& o) {
+  return course::check_sgemm(fn, s, o);
+}
+inline course::VerifyReport check_gemm(const course::Bf16GemmFn& fn, const course::GemmShape& s,
+                                       const course::VerifyOptions& o) {
+  return course::check_bf16_gemm(fn, s, o);
+}
+}  // namespace detail
+
+/// Runs `fn` (an SgemmFn or a Bf16GemmFn) on every shape (fresh random inputs, C poisoned and
+/// guarded by canaries) and checks it against Eigen with course::check_sgemm or
+/// course::check_bf16_gemm; a failing shape fails a CHECK and prints the full diagnosis. `label`
+/// names the kernel in the reports.
+template <typename Fn>
+void check_gemm_on_shapes(const Fn& fn, const std::string& label,
+                          const std::vector<course::GemmShape>& shapes) {
   for (const course::GemmShape& shape : shapes) {
     course::VerifyOptions options;
     options.label = label;
-    const course::VerifyReport r = course::check_sgemm(fn, shape, options);
+    const course::VerifyReport r = detail::check_gemm(fn, shape, options);
     INFO(r.describe());
     CHECK(r.passed);
   }
+}
+
+/// check_gemm_on_shapes for FP32 kernels.
+inline void check_sgemm_on_shapes(const course::SgemmFn& fn, const std::string& label,
+                                  const std::vector<course::GemmShape>& shapes) {
+  check_gemm_on_shapes(fn, label, shapes);
+}
+
+/// check_gemm_on_shapes for bf16 kernels.
+inline void check_bf16_on_shapes(const course::Bf16GemmFn& fn, const std::string& label,
+                                 const std::vector<course::GemmShape>& shapes) {
+  check_gemm_on_shapes(fn, label, shapes);
 }
 
 /// A problem shape chosen to hit one edge path, and what a failure on it would mean.
@@ -60,17 +85,30 @@ struct EdgeCase {
   std::string what;
 };
 
-/// check_sgemm_on_shapes for edge cases: a failure also says which edge the shape exercises.
-inline void check_sgemm_on_cases(const course::SgemmFn& fn, const std::string& label,
-                                 const std::vector<EdgeCase>& cases) {
+/// check_gemm_on_shapes for edge cases: a failure also says which edge the shape exercises.
+template <typename Fn>
+void check_gemm_on_cases(const Fn& fn, const std::string& label,
+                         const std::vector<EdgeCase>& cases) {
   for (const EdgeCase& e : cases) {
     course::VerifyOptions options;
     options.label = label;
-    const course::VerifyReport r = course::check_sgemm(fn, e.shape, options);
+    const course::VerifyReport r = detail::check_gemm(fn, e.shape, options);
     INFO(label << " on " << e.shape.str() << ": " << e.what);
     INFO(r.describe());
     CHECK(r.passed);
   }
+}
+
+/// check_gemm_on_cases for FP32 kernels.
+inline void check_sgemm_on_cases(const course::SgemmFn& fn, const std::string& label,
+                                 const std::vector<EdgeCase>& cases) {
+  check_gemm_on_cases(fn, label, cases);
+}
+
+/// check_gemm_on_cases for bf16 kernels.
+inline void check_bf16_on_cases(const course::Bf16GemmFn& fn, const std::string& label,
+                                const std::vector<EdgeCase>& cases) {
+  check_gemm_on_cases(fn, label, cases);
 }
 
 }  // namespace course_test
