@@ -51,7 +51,7 @@ std::vector<SgemmResult> measure_kernels(const Cli& cli, const std::string& less
   timing.flush_l2 = true;
 
   std::vector<SgemmResult> results;
-  for (const NamedSgemm& k : kernels) {
+  for (const Named& k : kernels) {
     SgemmResult r;
     r.name = k.name;
     if (!cli.on("no-check")) {
