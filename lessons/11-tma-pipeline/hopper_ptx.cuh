@@ -1,0 +1,214 @@
+// Lesson 11: the Hopper instructions the kernels use, one small inline-PTX wrapper each. They are
+// given code: the chapter explains each one, and the kernels read as a protocol between them.
+//
+// Everything here needs sm_90a (wgmma and setmaxnreg exist only on the "a" target). The lesson's
+// targets are always compiled for sm_90a; the launchers refuse other GPUs before launching.
+#pragma once
+
+#include <cuda.h>  // CUtensorMap
+#include <cuda_bf16.h>
+
+#include <cstdint>
+
+namespace lesson11::ptx {
+
+// ---- shared-memory addresses ---------------------------------------------------------------------
+// PTX's shared-memory operands are 32-bit offsets in the block's shared window, not generic
+// pointers.
+__device__ inline std::uint32_t smem_addr(const void* p) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+
+// ---- mbarrier: a barrier in shared memory that counts arrivals and bytes -----------------------
+// It completes a phase when `count` threads have arrived and every byte announced with
+// expect_tx has landed; the phase bit then flips (0, 1, 0, ...). Waiting names the parity of the
+// phase one waits for.
+__device__ inline void mbarrier_init(std::uint64_t* bar, std::uint32_t count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count));
+}
+
+// Makes the initialized barriers visible to the async proxy (TMA) and to the other threads, which
+// meet at a __syncthreads() after it.
+__device__ inline void fence_barrier_init() {
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+// One arrival that also announces `bytes` more to come from TMA before this phase can complete.
+__device__ inline void mbarrier_arrive_expect_tx(std::uint64_t* bar, std::uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)),
+               "r"(bytes)
+               : "memory");
+}
+
+__device__ inline void mbarrier_arrive(std::uint64_t* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(bar)) : "memory");
+}
+
+// One non-blocking test: true once the phase of parity `parity` has completed.
+__device__ inline bool mbarrier_try_wait(std::uint64_t* bar, std::uint32_t parity) {
+  std::uint32_t done;
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+      "selp.u32 %0, 1, 0, p;\n"
+      "}\n"
+      : "=r"(done)
+      : "r"(smem_addr(bar)), "r"(parity)
+      : "memory");
+  return done != 0;
+}
+
+// Waits for the phase of parity `parity`. A protocol error (a wrong parity, too few arrivals, a
+// wrong expected byte count) would otherwise hang the GPU for good: after many seconds of waiting
+// this traps, so the launch fails with an error ("unspecified launch failure") instead, which the
+// launchers explain. A printf here would cost every kernel a stack frame, so it only traps.
+__device__ inline void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity) {
+  // try_wait suspends the thread for a while (a hardware time limit) before it says no, so the
+  // loop does not spin hot; 2^25 tries is many seconds, far beyond any real wait.
+  for (std::uint32_t tries = 0; !mbarrier_try_wait(bar, parity); ++tries) {
+    if (tries == (1u << 25)) __trap();
+  }
+}
+
+// ---- TMA: the copy engine moves whole tiles described by a tensor map ----------------------------
+// Loads the box at (x = column, y = row) of `map` into shared memory at `dst` and counts its
+// bytes on `bar`. Parts of the box outside the tensor arrive as zeros (and still count).
+__device__ inline void tma_load_2d(void* dst, const CUtensorMap* map, std::uint64_t* bar, int x,
+                                   int y) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%3, %4}], [%2];" ::"r"(smem_addr(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_addr(bar)), "r"(x), "r"(y)
+      : "memory");
+}
+
+// Stores the shared-memory tile at `src` to the box at (x, y) of `map`. Elements outside the
+// tensor are not written: ragged edges need no code.
+__device__ inline void tma_store_2d(const CUtensorMap* map, const void* src, int x, int y) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%2, %3}], [%1];" ::"l"(
+          reinterpret_cast<std::uint64_t>(map)),
+      "r"(smem_addr(src)), "r"(x), "r"(y)
+      : "memory");
+}
+
+// TMA stores are tracked in bulk groups of the issuing thread.
+__device__ inline void tma_store_commit() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
+// Waits until the committed stores have *read* their shared memory (it may be rewritten).
+__device__ inline void tma_store_wait_read() {
+  asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+}
+// Waits until the committed stores are complete (their writes done): before the block exits.
+__device__ inline void tma_store_wait_all() { asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); }
+
+// Orders this thread's ordinary shared-memory writes before later async-proxy (TMA, wgmma)
+// accesses of that memory: the two proxies do not see each other's accesses otherwise.
+__device__ inline void fence_proxy_async_smem() {
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+// Tells the memory system that the map in parameter space will be read by TMA soon.
+__device__ inline void prefetch_tensor_map(const CUtensorMap* map) {
+  asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<std::uint64_t>(map)) : "memory");
+}
+
+// ---- named barriers: a __syncthreads() for a subset of warps -------------------------------------
+__device__ inline void named_barrier_sync(int id, int threads) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+
+// ---- setmaxnreg: move registers between warpgroups ---------------------------------------------
+// The producer needs few registers, the consumers' accumulators need many: the producer gives
+// registers back to the SM's pool and the consumers take them.
+template <int kRegs>
+__device__ inline void setmaxnreg_dec() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(kRegs));
+}
+template <int kRegs>
+__device__ inline void setmaxnreg_inc() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(kRegs));
+}
+
+// ---- wgmma: a warpgroup's asynchronous matrix multiply-accumulate -------------------------------
+// Before the first wgmma that uses accumulator registers written by ordinary instructions.
+__device__ inline void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+// Closes the group of wgmmas issued so far.
+__device__ inline void wgmma_commit() {
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+// Waits until at most kPending committed groups are still running.
+template <int kPending>
+__device__ inline void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(kPending) : "memory");
+}
+
+// The accumulators of one m64nNk16 wgmma, per thread: N / 2 floats.
+template <int N>
+struct WgmmaAccum {
+  float d[N / 2];
+};
+
+// D (64 x N, FP32, registers) += A (64 x 16, bf16, shared) * B (N x 16, bf16, shared)^T, both
+// operands K-major and described by shared-memory matrix descriptors. scale_d = 0 ignores D's
+// old value (the first k-step of a tile). Written out for the N values the kernels use.
+template <int N>
+__device__ void wgmma_m64k16(WgmmaAccum<N>& acc, std::uint64_t desc_a, std::uint64_t desc_b,
+                             int scale_d);
+
+#define LESSON11_WGMMA_REGS_8(i)                                                           \
+  "+f"(acc.d[i + 0]), "+f"(acc.d[i + 1]), "+f"(acc.d[i + 2]), "+f"(acc.d[i + 3]),        \
+      "+f"(acc.d[i + 4]), "+f"(acc.d[i + 5]), "+f"(acc.d[i + 6]), "+f"(acc.d[i + 7])
+
+template <>
+__device__ inline void wgmma_m64k16<128>(WgmmaAccum<128>& acc, std::uint64_t desc_a,
+                                         std::uint64_t desc_b, int scale_d) {
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "setp.ne.b32 p, %66, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+      "%64, %65, p, 1, 1, 0, 0;\n"
+      "}\n"
+      : LESSON11_WGMMA_REGS_8(0), LESSON11_WGMMA_REGS_8(8), LESSON11_WGMMA_REGS_8(16),
+        LESSON11_WGMMA_REGS_8(24), LESSON11_WGMMA_REGS_8(32), LESSON11_WGMMA_REGS_8(40),
+        LESSON11_WGMMA_REGS_8(48), LESSON11_WGMMA_REGS_8(56)
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+}
+
+template <>
+__device__ inline void wgmma_m64k16<256>(WgmmaAccum<256>& acc, std::uint64_t desc_a,
+                                         std::uint64_t desc_b, int scale_d) {
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "setp.ne.b32 p, %130, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
+      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
+      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, "
+      "%111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, "
+      "%126, %127}, "
+      "%128, %129, p, 1, 1, 0, 0;\n"
+      "}\n"
+      : LESSON11_WGMMA_REGS_8(0), LESSON11_WGMMA_REGS_8(8), LESSON11_WGMMA_REGS_8(16),
+        LESSON11_WGMMA_REGS_8(24), LESSON11_WGMMA_REGS_8(32), LESSON11_WGMMA_REGS_8(40),
+        LESSON11_WGMMA_REGS_8(48), LESSON11_WGMMA_REGS_8(56), LESSON11_WGMMA_REGS_8(64),
+        LESSON11_WGMMA_REGS_8(72), LESSON11_WGMMA_REGS_8(80), LESSON11_WGMMA_REGS_8(88),
+        LESSON11_WGMMA_REGS_8(96), LESSON11_WGMMA_REGS_8(104), LESSON11_WGMMA_REGS_8(112),
+        LESSON11_WGMMA_REGS_8(120)
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+}
+
+#undef LESSON11_WGMMA_REGS_8
+
+}  // namespace lesson11::ptx

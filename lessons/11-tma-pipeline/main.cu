@@ -1,0 +1,36 @@
+// Lesson 11: the TMA pipeline. First what each kernel of the ladder got from the compiler
+// (registers, shared memory, spills); then every rung checked against Eigen and timed against
+// cuBLAS bf16 in the same process (4096^3 unless told otherwise).
+//
+//   make lesson-11                       your exercise
+//   make lesson-11 SOLUTION=1            the reference solution
+//   make lesson-11 ARGS="--size 8192"    options: --size, --m/--n/--k, --reps, --warmup, --json
+#include "tma_pipeline.hpp"
+
+#include "common/device.hpp"
+#include "common/gemm_driver.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+#include <vector>
+
+int main(int argc, char** argv) {
+  course::Cli cli("lesson11",
+                  "the TMA pipeline: TMA, mbarrier, wgmma and warp specialization, rung by rung, "
+                  "against cuBLAS bf16");
+  course::add_sgemm_options(cli);
+  cli.parse(argc, argv);
+  return course::guarded_main([&] {
+    const int device = course::require_device(90);
+    if (const std::string why = lesson11::hopper_support_error(device); !why.empty()) {
+      throw std::runtime_error(why);
+    }
+    //! [kernels]
+    std::vector<course::NamedBf16Gemm> kernels;
+    for (const lesson11::Rung& r : lesson11::rungs()) {
+      kernels.push_back({r.name, r.fn, /*headline=*/r.fn == &lesson11::hopper_gemm});
+    }
+    //! [kernels]
+    return course::sgemm_exit_code(course::measure_bf16_kernels(cli, "11", kernels));
+  });
+}

@@ -1,0 +1,160 @@
+// Lesson 11, rungs 3 and 4: the warp-specialized kernel. One producer warpgroup drives TMA into a
+// ring of shared-memory stages; one or two consumer warpgroups multiply out of it with wgmma. The
+// same code runs one tile per block (rung 3) or a persistent grid that walks the tiles in bands
+// (rung 4), with the epilogue from registers or through shared memory and a TMA store.
+//
+// Given code: the ring's parities, the expected bytes, the empty barrier's arrival count and the
+// descriptors come from pipeline_exercises.cuh (yours).
+#pragma once
+
+#include "epilogue.cuh"
+#include "hopper_ptx.cuh"
+#include "pipeline_exercises.cuh"
+#include "tile_order.hpp"
+
+#include <cuda.h>
+
+namespace lesson11 {
+
+//! [specialized_config]
+/// The tiles and the ring of the warp-specialized kernel.
+/// \tparam BM rows of a block's tile: 64 per consumer warpgroup (wgmma's M is 64)
+/// \tparam BN columns of a block's tile: the N of each consumer's m64nNk16 (128 or 256)
+/// \tparam STAGES shared-memory stages in the ring
+/// \tparam TMA_STORE epilogue through shared memory and a TMA store (needs N % 8 == 0)
+template <int BM, int BN, int STAGES, bool TMA_STORE>
+struct SpecializedConfig {
+  static constexpr int kBlockM = BM, kBlockN = BN, kStages = STAGES;
+  static constexpr int kBlockK = 64;  // 64 bf16 = 128 bytes: one row of the 128-byte swizzle
+  static constexpr int kConsumers = BM / 64;
+  static constexpr int kThreads = 128 * (1 + kConsumers);
+  static constexpr bool kTmaStore = TMA_STORE;
+  static constexpr int kATileBytes = BM * kBlockK * 2, kBTileBytes = BN * kBlockK * 2;
+  static constexpr int kStagingBytes = TMA_STORE ? BM * BN * 2 : 0;
+  // Tiles first (each 1024-byte aligned, as the 128-byte swizzle needs), then the barriers; 1 KiB
+  // of slack to align the dynamic shared memory's start.
+  static constexpr int kSmemBytes =
+      1024 + STAGES * (kATileBytes + kBTileBytes) + kStagingBytes + 2 * STAGES * 8;
+  // With two consumers, 384 threads x 168 registers fill the SM's 64K: the producer keeps 24 and
+  // the consumers get 240 each (24 x 128 + 240 x 256 = 168 x 384), room for 128 accumulators.
+  static constexpr int kProducerRegs = 24, kConsumerRegs = 240;
+  static_assert(BM % 64 == 0 && kConsumers >= 1 && kConsumers <= 2, "one or two consumers");
+  static_assert(BN == 128 || BN == 256, "wgmma_m64k16 is written out for N = 128 and 256");
+};
+//! [specialized_config]
+
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    specialized_gemm_kernel(const __grid_constant__ CUtensorMap map_a,
+                            const __grid_constant__ CUtensorMap map_b,
+                            const __grid_constant__ CUtensorMap map_c, GemmParams p) {
+  constexpr int S = Cfg::kStages, BM = Cfg::kBlockM, BN = Cfg::kBlockN, BK = Cfg::kBlockK;
+  extern __shared__ unsigned char smem_raw[];
+  unsigned char* smem = reinterpret_cast<unsigned char*>(
+      (reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) & ~std::uintptr_t{1023});
+  unsigned char* a_tiles = smem;
+  unsigned char* b_tiles = a_tiles + S * Cfg::kATileBytes;
+  unsigned char* staging = b_tiles + S * Cfg::kBTileBytes;
+  auto* full = reinterpret_cast<std::uint64_t*>(staging + Cfg::kStagingBytes);
+  std::uint64_t* empty = full + S;
+
+  const int k_blocks = (p.K + BK - 1) / BK;
+  const int tiles = p.tiles_m * p.tiles_n;
+  const int warpgroup = threadIdx.x / 128;
+
+  //! [barrier_init]
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < S; ++s) {
+      ptx::mbarrier_init(&full[s], 1);  // the producer's expect_tx arrival (+ TMA's bytes)
+      ptx::mbarrier_init(&empty[s], p.empty_arrivals);
+    }
+    ptx::fence_barrier_init();
+  }
+  __syncthreads();
+  //! [barrier_init]
+
+  if (warpgroup == 0) {
+    //! [producer]
+    // The producer: one thread issues every copy; the other 127 have nothing to do.
+    if constexpr (Cfg::kConsumers == 2) ptx::setmaxnreg_dec<Cfg::kProducerRegs>();
+    if (threadIdx.x == 0) {
+      ptx::prefetch_tensor_map(&map_a);
+      ptx::prefetch_tensor_map(&map_b);
+      int it = 0;  // k-blocks loaded so far, over every tile of this block
+      for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const TileCoord tile = grouped_tile(t, p.tiles_m, p.tiles_n, p.group);
+        for (int kb = 0; kb < k_blocks; ++kb, ++it) {
+          const RingSlot slot = producer_slot(it, S);
+          ptx::mbarrier_wait(&empty[slot.stage], slot.parity);  // the consumers released it
+          ptx::mbarrier_arrive_expect_tx(&full[slot.stage], p.stage_bytes);
+          ptx::tma_load_2d(a_tiles + slot.stage * Cfg::kATileBytes, &map_a, &full[slot.stage],
+                           kb * BK, tile.m * BM);
+          ptx::tma_load_2d(b_tiles + slot.stage * Cfg::kBTileBytes, &map_b, &full[slot.stage],
+                           kb * BK, tile.n * BN);
+        }
+      }
+    }
+    //! [producer]
+  } else {
+    //! [consumer]
+    if constexpr (Cfg::kConsumers == 2) ptx::setmaxnreg_inc<Cfg::kConsumerRegs>();
+    const int consumer = warpgroup - 1, tid = threadIdx.x % 128;
+    const int warp = tid / 32, lane = tid % 32;
+    unsigned char* my_staging = staging + consumer * 64 * BN * 2;
+    int it = 0;  // k-blocks consumed so far, counted exactly as the producer counts them
+    for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+      const TileCoord tile = grouped_tile(t, p.tiles_m, p.tiles_n, p.group);
+      ptx::WgmmaAccum<BN> acc;
+#pragma unroll
+      for (int i = 0; i < BN / 2; ++i) acc.d[i] = 0.0f;
+      int previous_stage = -1;
+      for (int kb = 0; kb < k_blocks; ++kb, ++it) {
+        const RingSlot slot = consumer_slot(it, S);
+        ptx::mbarrier_wait(&full[slot.stage], slot.parity);  // TMA delivered k-block `it`
+        const std::uint32_t a = ptx::smem_addr(a_tiles + slot.stage * Cfg::kATileBytes) +
+                                consumer * 64 * 128;  // this consumer's 64 rows
+        const std::uint32_t b = ptx::smem_addr(b_tiles + slot.stage * Cfg::kBTileBytes);
+        ptx::wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < BK / 16; ++kk) {  // 16 columns = 32 bytes further along each row
+          ptx::wgmma_m64k16<BN>(acc, make_smem_descriptor(a + kk * 32),
+                                make_smem_descriptor(b + kk * 32), 1);
+        }
+        ptx::wgmma_commit();
+        // Keep this k-block's wgmmas running; wait only for the previous k-block's, whose stage
+        // then goes back to the producer.
+        ptx::wgmma_wait<1>();
+        if (previous_stage >= 0 && lane == 0) ptx::mbarrier_arrive(&empty[previous_stage]);
+        previous_stage = slot.stage;
+      }
+      ptx::wgmma_wait<0>();
+      if (lane == 0) ptx::mbarrier_arrive(&empty[previous_stage]);
+      //! [consumer]
+
+      //! [epilogue]
+      const int row0 = tile.m * BM + consumer * 64, col0 = tile.n * BN;
+      if constexpr (Cfg::kTmaStore) {
+        // The previous tile's TMA stores must have read the staging tile before it is rewritten.
+        if (tid == 0) ptx::tma_store_wait_read();
+        ptx::named_barrier_sync(1 + consumer, 128);
+        stage_accumulators<BN>(acc, p, my_staging, row0, col0, warp, lane);
+        // Ordinary stores, then the copy engine reads them: the proxies must be ordered.
+        ptx::fence_proxy_async_smem();
+        ptx::named_barrier_sync(1 + consumer, 128);
+        if (tid == 0) {
+          for (int box = 0; box < BN / 64; ++box) {
+            ptx::tma_store_2d(&map_c, my_staging + box * 64 * 128, col0 + box * 64, row0);
+          }
+          ptx::tma_store_commit();
+        }
+      } else {
+        store_accumulators<BN>(acc, p, row0, col0, warp, lane);
+      }
+      //! [epilogue]
+    }
+    // A block must not exit with its TMA stores still writing.
+    if (Cfg::kTmaStore && tid == 0) ptx::tma_store_wait_all();
+  }
+}
+
+}  // namespace lesson11

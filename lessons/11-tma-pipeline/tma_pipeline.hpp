@@ -1,0 +1,67 @@
+// Lesson 11: the Hopper GEMMs of the TMA pipeline, rung by rung, in the course's bf16 layout:
+// A M x K, B N x K (K-major), C M x N, all row-major bf16, FP32 accumulation,
+// C = alpha * A * B^T + beta * C. Any M, N >= 1; K a multiple of 8 (TMA's row stride is a
+// multiple of 16 bytes); A, B, C 16-byte aligned. They need compute capability 9.0 (sm_90a:
+// TMA, wgmma, setmaxnreg) and say so elsewhere.
+#pragma once
+
+#include "ring_model.hpp"
+
+#include "common/gemm.hpp"
+
+#include <cstdint>
+
+#include <string>
+#include <vector>
+
+namespace lesson11 {
+
+using course::bf16;
+
+/// The signature of every kernel of the lesson (course::Bf16GemmFn's, as a plain function).
+using Bf16Launcher = void (*)(int M, int N, int K, float alpha, const bf16* A, const bf16* B,
+                              float beta, bf16* C);
+
+/// One rung of the ladder.
+struct Rung {
+  std::string name;  ///< the kernel's name in tables
+  std::string what;  ///< what this rung adds, in a few words
+  Bf16Launcher fn;
+};
+
+/// The ladder of the chapter, in order; the last rung is hopper_gemm.
+const std::vector<Rung>& rungs();
+
+/// Rung 1: TMA + wgmma, 64 x 128 tiles, one stage: load, wait, multiply, repeat.
+void tma_wgmma_1stage_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B,
+                           float beta, bf16* C);
+/// Rung 2: the same with 4 stages: TMA runs up to 4 k-blocks ahead of the math.
+void tma_wgmma_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
+                    bf16* C);
+/// Rung 3: a producer warpgroup and two consumer warpgroups (128 x 256 tiles), a ring of 4
+/// stages with full and empty barriers, setmaxnreg; one tile per block.
+void specialized_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
+                      bf16* C);
+/// Rung 4: rung 3 on a persistent grid (one block per SM) walking the tiles in bands of 8 tile
+/// rows, 4 stages; epilogue from registers.
+void persistent_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
+                     bf16* C);
+/// The lesson's headline: rung 4 with the epilogue through shared memory and a TMA store
+/// (3 stages, to make room for the staging tile) when N % 8 == 0, and from registers otherwise.
+void hopper_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
+                 bf16* C);
+
+/// Empty when device `device` can run the lesson's kernels (compute capability 9.0), otherwise
+/// why not, in one line.
+std::string hopper_support_error(int device);
+
+/// Your functions of pipeline_exercises.cuh as the lesson's library compiled them, for the grader
+/// (which is compiled once and linked against the exercise or the solution library).
+namespace compiled {
+std::uint64_t make_smem_descriptor(std::uint32_t smem_address);
+std::uint32_t stage_tx_bytes(int block_m, int block_n, int block_k);
+/// producer_slot, consumer_slot and empty_barrier_arrivals.
+RingProtocol ring_protocol();
+}  // namespace compiled
+
+}  // namespace lesson11
