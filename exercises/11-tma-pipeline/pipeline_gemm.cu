@@ -15,6 +15,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -127,24 +128,50 @@ void launch_tma_wgmma(const char* name, int M, int N, int K, float alpha, const 
 template <class Cfg>
 void launch_specialized(const char* name, bool persistent, int M, int N, int K, float alpha,
                         const bf16* A, const bf16* B, float beta, bf16* C) {
+  constexpr int CL = Cfg::kCluster;
+  // Every consumer warp of the cluster releases every block's copy of a stage.
+  constexpr int releasing_warps = CL * 4 * Cfg::kConsumers;
   course::require_bf16_gemm_shape(name, M, N, K, 8, A, B, C);
-  require_ready(name, Cfg::kStages, 4 * Cfg::kConsumers, Cfg::kBlockM, Cfg::kBlockN);
-  const GemmParams p =
-      make_params(M, N, K, alpha, beta, C, Cfg::kBlockM, Cfg::kBlockN, 4 * Cfg::kConsumers);
+  require_ready(name, Cfg::kStages, releasing_warps, Cfg::kBlockM, Cfg::kBlockN);
+  GemmParams p =
+      make_params(M, N, K, alpha, beta, C, Cfg::kBlockM, Cfg::kBlockN, releasing_warps);
+  p.group = 8 / CL;  // bands of 8 tile rows, counted in cluster tiles
   static const bool configured = [] {
     CUDA_CHECK(cudaFuncSetAttribute(specialized_gemm_kernel<Cfg>,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes));
     return true;
   }();
   (void)configured;
-  const int tiles = p.tiles_m * p.tiles_n;
-  const int blocks = persistent ? std::min(tiles, sm_count()) : tiles;
+  const int cluster_tiles = (p.tiles_m + CL - 1) / CL * p.tiles_n;
+
+  cudaLaunchConfig_t config{};
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = CL;
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = 1;
+  config.blockDim = dim3(Cfg::kThreads);
+  config.dynamicSmemBytes = Cfg::kSmemBytes;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  // Persistent: as many clusters as can be resident at once (one block per SM; a cluster's
+  // blocks must fit in one GPC, so pairs may leave an SM idle).
+  static const int resident_clusters = [&] {
+    cudaLaunchConfig_t probe = config;
+    probe.gridDim = dim3(CL);
+    int n = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, specialized_gemm_kernel<Cfg>, &probe));
+    return n > 0 ? n : sm_count() / CL;
+  }();
+  const int clusters = persistent ? std::min(cluster_tiles, resident_clusters) : cluster_tiles;
+  config.gridDim = dim3(clusters * CL);
   // The TMA store's map needs a row stride that is a multiple of 16 bytes (N % 8 == 0); the
   // kernel without a TMA store never reads it, and gets A's map in its place.
   const CUtensorMap* map_c =
       Cfg::kTmaStore ? tensor_map(C, M, N, 64, 64) : tensor_map(A, M, K, Cfg::kBlockM, 64);
-  specialized_gemm_kernel<Cfg><<<blocks, Cfg::kThreads, Cfg::kSmemBytes>>>(
-      *tensor_map(A, M, K, Cfg::kBlockM, 64), *tensor_map(B, N, K, Cfg::kBlockN, 64), *map_c, p);
+  CUDA_CHECK(cudaLaunchKernelEx(&config, specialized_gemm_kernel<Cfg>,
+                                *tensor_map(A, M, K, Cfg::kBlockM, 64),
+                                *tensor_map(B, N, K, Cfg::kBlockN / CL, 64), *map_c, p));
   CHECK_LAUNCH();
 }
 
@@ -152,6 +179,8 @@ using OneStage = TmaWgmmaConfig<128, 1>;
 using FourStages = TmaWgmmaConfig<128, 4>;
 using Specialized = SpecializedConfig<128, 256, 4, false>;
 using StagedStore = SpecializedConfig<128, 256, 3, true>;
+using Clustered = SpecializedConfig<128, 256, 3, true, 2>;
+using ClusteredDirect = SpecializedConfig<128, 256, 4, false, 2>;
 
 }  // namespace
 
@@ -175,12 +204,21 @@ void persistent_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16
   launch_specialized<Specialized>("persistent_gemm", true, M, N, K, alpha, A, B, beta, C);
 }
 
+void staged_store_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B,
+                       float beta, bf16* C) {
+  if (N % 8 == 0) {
+    launch_specialized<StagedStore>("staged_store_gemm", true, M, N, K, alpha, A, B, beta, C);
+  } else {
+    launch_specialized<Specialized>("staged_store_gemm", true, M, N, K, alpha, A, B, beta, C);
+  }
+}
+
 void hopper_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                  bf16* C) {
   if (N % 8 == 0) {
-    launch_specialized<StagedStore>("hopper_gemm", true, M, N, K, alpha, A, B, beta, C);
+    launch_specialized<Clustered>("hopper_gemm", true, M, N, K, alpha, A, B, beta, C);
   } else {
-    launch_specialized<Specialized>("hopper_gemm", true, M, N, K, alpha, A, B, beta, C);
+    launch_specialized<ClusteredDirect>("hopper_gemm", true, M, N, K, alpha, A, B, beta, C);
   }
 }
 
@@ -204,7 +242,8 @@ const std::vector<Rung>& rungs() {
       {"tma_wgmma_gemm", "4 stages in flight", &tma_wgmma_gemm},
       {"specialized_gemm", "producer/consumer warpgroups, 128x256", &specialized_gemm},
       {"persistent_gemm", "persistent grid, tiles in bands", &persistent_gemm},
-      {"hopper_gemm", "epilogue through shared memory + TMA store", &hopper_gemm},
+      {"staged_store_gemm", "epilogue through shared memory + TMA store", &staged_store_gemm},
+      {"hopper_gemm", "clusters of 2 sharing B by TMA multicast", &hopper_gemm},
   };
   return ladder;
 }

@@ -63,17 +63,39 @@ __device__ void store_accumulators(const ptx::WgmmaAccum<N>& acc, const GemmPara
 /// boxes of 64 rows x 128 bytes, each box's 16-byte chunk c of row r stored at chunk c ^ (r % 8).
 /// The XOR also makes the stores conflict-free: the 8 rows a warp writes at once land in 8
 /// different chunks, all 32 banks.
+template <int N, bool kReadC>
+__device__ void stage_accumulators_impl(const ptx::WgmmaAccum<N>& acc, const GemmParams& p,
+                                        unsigned char* staging, int row0, int col0, int warp,
+                                        int lane) {
+  // Row r = 16 warp + lane / 4 (+ 8) and column 8 j + 2 (lane % 4): the chunk of a pair is
+  // j % 8, XORed with r % 8 = (lane / 4) % 8, and the pair's byte in its chunk is 4 (lane % 4).
+  // 32-bit shared addresses (st.shared) rather than generic pointers: 8 base registers, one per
+  // XOR pattern, and every other part of an offset an immediate.
+  const std::uint32_t base =
+      ptx::smem_addr(staging) + (16 * warp + lane / 4) * 128 + 4 * (lane % 4);
+  const int row_xor = (lane / 4) & 7;
+#pragma unroll
+  for (int i = 0; i < N / 2; i += 2) {
+    const int j = i / 4, half = (i & 2) ? 8 : 0;
+    float v0 = p.alpha * acc.d[i], v1 = p.alpha * acc.d[i + 1];
+    if constexpr (kReadC) {
+      const int row = row0 + accum_row(i, warp, lane), col = col0 + accum_col(i, lane);
+      v0 = scaled(acc.d[i], p, row, col);
+      v1 = scaled(acc.d[i + 1], p, row, col + 1);
+    }
+    const std::uint32_t offset = (j / 8) * 64 * 128 + half * 128 + (((j % 8) ^ row_xor) << 4);
+    __nv_bfloat162 pair = __floats2bfloat162_rn(v0, v1);
+    ptx::st_shared_b32(base + offset, *reinterpret_cast<std::uint32_t*>(&pair));
+  }
+}
+
 template <int N>
 __device__ void stage_accumulators(const ptx::WgmmaAccum<N>& acc, const GemmParams& p,
                                    unsigned char* staging, int row0, int col0, int warp, int lane) {
-#pragma unroll
-  for (int i = 0; i < N / 2; i += 2) {
-    const int r = accum_row(i, warp, lane), c = accum_col(i, lane);
-    const float v0 = scaled(acc.d[i], p, row0 + r, col0 + c);
-    const float v1 = scaled(acc.d[i + 1], p, row0 + r, col0 + c + 1);
-    const int box = c / 64, byte = (c % 64) * 2;
-    const int offset = box * 64 * 128 + r * 128 + ((((byte >> 4) ^ (r & 7))) << 4) + (byte & 15);
-    *reinterpret_cast<__nv_bfloat162*>(staging + offset) = __floats2bfloat162_rn(v0, v1);
+  if (p.beta == 0.0f) {
+    stage_accumulators_impl<N, false>(acc, p, staging, row0, col0, warp, lane);
+  } else {
+    stage_accumulators_impl<N, true>(acc, p, staging, row0, col0, warp, lane);
   }
 }
 

@@ -19,6 +19,11 @@ __device__ inline std::uint32_t smem_addr(const void* p) {
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
 }
 
+// A 4-byte store to a shared-memory address.
+__device__ inline void st_shared_b32(std::uint32_t address, std::uint32_t value) {
+  asm volatile("st.shared.b32 [%0], %1;" ::"r"(address), "r"(value) : "memory");
+}
+
 // ---- mbarrier: a barrier in shared memory that counts arrivals and bytes -----------------------
 // It completes a phase when `count` threads have arrived and every byte announced with
 // expect_tx has landed; the phase bit then flips (0, 1, 0, ...). Waiting names the parity of the
@@ -84,6 +89,19 @@ __device__ inline void tma_load_2d(void* dst, const CUtensorMap* map, std::uint6
       : "memory");
 }
 
+// The same box, delivered to the same shared-memory offset in every block of the cluster named in
+// `cta_mask` (bit r: the block of rank r), and counted on the barrier at `bar`'s offset in each of
+// them. One read of L2 feeds several SMs.
+__device__ inline void tma_load_2d_multicast(void* dst, const CUtensorMap* map, std::uint64_t* bar,
+                                             int x, int y, std::uint16_t cta_mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(smem_addr(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_addr(bar)), "r"(x), "r"(y),
+      "h"(cta_mask)
+      : "memory");
+}
+
 // Stores the shared-memory tile at `src` to the box at (x, y) of `map`. Elements outside the
 // tensor are not written: ragged edges need no code.
 __device__ inline void tma_store_2d(const CUtensorMap* map, const void* src, int x, int y) {
@@ -115,8 +133,38 @@ __device__ inline void prefetch_tensor_map(const CUtensorMap* map) {
 }
 
 // ---- named barriers: a __syncthreads() for a subset of warps -------------------------------------
-__device__ inline void named_barrier_sync(int id, int threads) {
-  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+// The id is a compile-time constant: with a run-time id the compiler must reserve all 16 barriers.
+template <int kId>
+__device__ inline void named_barrier_sync(int threads) {
+  asm volatile("bar.sync %0, %1;" ::"n"(kId), "r"(threads) : "memory");
+}
+
+// ---- clusters: blocks that run together on neighbouring SMs and see each other's shared memory ----
+__device__ inline std::uint32_t cluster_rank() {
+  std::uint32_t rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  return rank;
+}
+
+// Every thread of every block of the cluster arrives and waits: after it, what each block wrote to
+// shared memory (its barriers' initialization, say) is visible to the others.
+__device__ inline void cluster_sync() {
+  asm volatile(
+      "barrier.cluster.arrive.release.aligned;\n"
+      "barrier.cluster.wait.acquire.aligned;" ::
+          : "memory");
+}
+
+// One arrival on the barrier at `bar`'s offset in the shared memory of the cluster's block `rank`.
+__device__ inline void mbarrier_arrive_cluster(std::uint64_t* bar, std::uint32_t rank) {
+  asm volatile(
+      "{\n"
+      ".reg .b32 remote;\n"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n"
+      "}" ::"r"(smem_addr(bar)),
+      "r"(rank)
+      : "memory");
 }
 
 // ---- setmaxnreg: move registers between warpgroups ---------------------------------------------

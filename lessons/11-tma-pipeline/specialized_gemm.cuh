@@ -22,13 +22,16 @@ namespace lesson11 {
 /// \tparam BN columns of a block's tile: the N of each consumer's m64nNk16 (128 or 256)
 /// \tparam STAGES shared-memory stages in the ring
 /// \tparam TMA_STORE epilogue through shared memory and a TMA store (needs N % 8 == 0)
-template <int BM, int BN, int STAGES, bool TMA_STORE>
+/// \tparam CLUSTER blocks per cluster (1 or 2): a cluster computes CLUSTER tiles stacked along M,
+///         which share their B tile: each block loads 1/CLUSTER of it and multicasts it to all
+template <int BM, int BN, int STAGES, bool TMA_STORE, int CLUSTER = 1>
 struct SpecializedConfig {
   static constexpr int kBlockM = BM, kBlockN = BN, kStages = STAGES;
   static constexpr int kBlockK = 64;  // 64 bf16 = 128 bytes: one row of the 128-byte swizzle
   static constexpr int kConsumers = BM / 64;
   static constexpr int kThreads = 128 * (1 + kConsumers);
   static constexpr bool kTmaStore = TMA_STORE;
+  static constexpr int kCluster = CLUSTER;
   static constexpr int kATileBytes = BM * kBlockK * 2, kBTileBytes = BN * kBlockK * 2;
   static constexpr int kStagingBytes = TMA_STORE ? BM * BN * 2 : 0;
   // Tiles first (each 1024-byte aligned, as the 128-byte swizzle needs), then the barriers; 1 KiB
@@ -40,8 +43,18 @@ struct SpecializedConfig {
   static constexpr int kProducerRegs = 24, kConsumerRegs = 240;
   static_assert(BM % 64 == 0 && kConsumers >= 1 && kConsumers <= 2, "one or two consumers");
   static_assert(BN == 128 || BN == 256, "wgmma_m64k16 is written out for N = 128 and 256");
+  static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of one or two blocks");
 };
 //! [specialized_config]
+
+// A barrier for the 128 threads of one consumer warpgroup (ids 1 and 2; 0 is __syncthreads').
+__device__ inline void consumer_barrier(int consumer) {
+  if (consumer == 0) {
+    ptx::named_barrier_sync<1>(128);
+  } else {
+    ptx::named_barrier_sync<2>(128);
+  }
+}
 
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
@@ -58,9 +71,18 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   auto* full = reinterpret_cast<std::uint64_t*>(staging + Cfg::kStagingBytes);
   std::uint64_t* empty = full + S;
 
+  constexpr int CL = Cfg::kCluster;
   const int k_blocks = (p.K + BK - 1) / BK;
-  const int tiles = p.tiles_m * p.tiles_n;
   const int warpgroup = threadIdx.x / 128;
+  // A cluster walks "cluster tiles" of CL tiles stacked along M; block `rank` takes the rank-th.
+  const int rank = CL > 1 ? static_cast<int>(ptx::cluster_rank()) : 0;
+  const int cluster_rows = (p.tiles_m + CL - 1) / CL;
+  const int cluster_tiles = cluster_rows * p.tiles_n;
+  const int first = blockIdx.x / CL, step = gridDim.x / CL;
+  auto tile_of = [&](int t) {
+    const TileCoord c = grouped_tile(t, cluster_rows, p.tiles_n, p.group);
+    return TileCoord{c.m * CL + rank, c.n};
+  };
 
   //! [barrier_init]
   if (threadIdx.x == 0) {
@@ -70,7 +92,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     }
     ptx::fence_barrier_init();
   }
-  __syncthreads();
+  // The peer block multicasts into this block's stages and arrives on its barriers: both must be
+  // initialized before anyone starts.
+  if constexpr (CL > 1) {
+    ptx::cluster_sync();
+  } else {
+    __syncthreads();
+  }
   //! [barrier_init]
 
   if (warpgroup == 0) {
@@ -81,16 +109,23 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       ptx::prefetch_tensor_map(&map_a);
       ptx::prefetch_tensor_map(&map_b);
       int it = 0;  // k-blocks loaded so far, over every tile of this block
-      for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
-        const TileCoord tile = grouped_tile(t, p.tiles_m, p.tiles_n, p.group);
+      for (int t = first; t < cluster_tiles; t += step) {
+        const TileCoord tile = tile_of(t);
         for (int kb = 0; kb < k_blocks; ++kb, ++it) {
           const RingSlot slot = producer_slot(it, S);
           ptx::mbarrier_wait(&empty[slot.stage], slot.parity);  // the consumers released it
           ptx::mbarrier_arrive_expect_tx(&full[slot.stage], p.stage_bytes);
           ptx::tma_load_2d(a_tiles + slot.stage * Cfg::kATileBytes, &map_a, &full[slot.stage],
                            kb * BK, tile.m * BM);
-          ptx::tma_load_2d(b_tiles + slot.stage * Cfg::kBTileBytes, &map_b, &full[slot.stage],
-                           kb * BK, tile.n * BN);
+          unsigned char* b_stage = b_tiles + slot.stage * Cfg::kBTileBytes;
+          if constexpr (CL == 1) {
+            ptx::tma_load_2d(b_stage, &map_b, &full[slot.stage], kb * BK, tile.n * BN);
+          } else {
+            // This block's share of B (BN / CL rows), into the same place in every block.
+            constexpr int rows = BN / CL;
+            ptx::tma_load_2d_multicast(b_stage + rank * rows * 128, &map_b, &full[slot.stage],
+                                       kb * BK, tile.n * BN + rank * rows, (1u << CL) - 1);
+          }
         }
       }
     }
@@ -102,8 +137,18 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     const int warp = tid / 32, lane = tid % 32;
     unsigned char* my_staging = staging + consumer * 64 * BN * 2;
     int it = 0;  // k-blocks consumed so far, counted exactly as the producer counts them
-    for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
-      const TileCoord tile = grouped_tile(t, p.tiles_m, p.tiles_n, p.group);
+    // Releases a stage: one arrival per consumer warp on the empty barrier of every block of the
+    // cluster, since every block's producer wrote into this block's copy of the stage.
+    auto release = [&](int stage) {
+      if (lane != 0) return;
+      if constexpr (CL == 1) {
+        ptx::mbarrier_arrive(&empty[stage]);
+      } else {
+        for (int r = 0; r < CL; ++r) ptx::mbarrier_arrive_cluster(&empty[stage], r);
+      }
+    };
+    for (int t = first; t < cluster_tiles; t += step) {
+      const TileCoord tile = tile_of(t);
       ptx::WgmmaAccum<BN> acc;
 #pragma unroll
       for (int i = 0; i < BN / 2; ++i) acc.d[i] = 0.0f;
@@ -124,11 +169,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         // Keep this k-block's wgmmas running; wait only for the previous k-block's, whose stage
         // then goes back to the producer.
         ptx::wgmma_wait<1>();
-        if (previous_stage >= 0 && lane == 0) ptx::mbarrier_arrive(&empty[previous_stage]);
+        if (previous_stage >= 0) release(previous_stage);
         previous_stage = slot.stage;
       }
       ptx::wgmma_wait<0>();
-      if (lane == 0) ptx::mbarrier_arrive(&empty[previous_stage]);
+      release(previous_stage);
       //! [consumer]
 
       //! [epilogue]
@@ -136,12 +181,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       if constexpr (Cfg::kTmaStore) {
         // The previous tile's TMA stores must have read the staging tile before it is rewritten.
         if (tid == 0) ptx::tma_store_wait_read();
-        ptx::named_barrier_sync(1 + consumer, 128);
+        consumer_barrier(consumer);
         stage_accumulators<BN>(acc, p, my_staging, row0, col0, warp, lane);
         // Ordinary stores, then the copy engine reads them: the proxies must be ordered.
         ptx::fence_proxy_async_smem();
-        ptx::named_barrier_sync(1 + consumer, 128);
-        if (tid == 0) {
+        consumer_barrier(consumer);
+        if (tid == 0 && row0 < p.M) {  // boxes wholly outside C: nothing to store
           for (int box = 0; box < BN / 64; ++box) {
             ptx::tma_store_2d(&map_c, my_staging + box * 64 * 128, col0 + box * 64, row0);
           }
@@ -155,6 +200,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     // A block must not exit with its TMA stores still writing.
     if (Cfg::kTmaStore && tid == 0) ptx::tma_store_wait_all();
   }
+  // Nor while its peer may still arrive on its barriers.
+  if constexpr (CL > 1) ptx::cluster_sync();
 }
 
 }  // namespace lesson11

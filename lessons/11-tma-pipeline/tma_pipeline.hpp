@@ -46,8 +46,12 @@ void specialized_gemm(int M, int N, int K, float alpha, const bf16* A, const bf1
 /// rows, 4 stages; epilogue from registers.
 void persistent_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                      bf16* C);
-/// The lesson's headline: rung 4 with the epilogue through shared memory and a TMA store
-/// (3 stages, to make room for the staging tile) when N % 8 == 0, and from registers otherwise.
+/// Rung 5: rung 4 with the epilogue through shared memory and a TMA store (3 stages, to make room
+/// for the staging tile) when N % 8 == 0, and from registers otherwise.
+void staged_store_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
+                       bf16* C);
+/// The lesson's headline, rung 6: rung 5 with clusters of two blocks on vertically adjacent tiles,
+/// which share their B tile: each block loads half of it and TMA multicasts it to both.
 void hopper_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                  bf16* C);
 
