@@ -16,6 +16,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -136,6 +138,7 @@ void launch_specialized(const char* name, bool persistent, int M, int N, int K, 
   GemmParams p =
       make_params(M, N, K, alpha, beta, C, Cfg::kBlockM, Cfg::kBlockN, releasing_warps);
   p.group = 8 / CL;  // bands of 8 tile rows, counted in cluster tiles
+  if (const char* g = std::getenv("LESSON11_GROUP")) p.group = std::max(1, std::atoi(g) / CL);
   static const bool configured = [] {
     CUDA_CHECK(cudaFuncSetAttribute(specialized_gemm_kernel<Cfg>,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes));
@@ -143,35 +146,44 @@ void launch_specialized(const char* name, bool persistent, int M, int N, int K, 
   }();
   (void)configured;
   const int cluster_tiles = (p.tiles_m + CL - 1) / CL * p.tiles_n;
-
-  cudaLaunchConfig_t config{};
-  cudaLaunchAttribute cluster{};
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = CL;
-  cluster.val.clusterDim.y = 1;
-  cluster.val.clusterDim.z = 1;
-  config.blockDim = dim3(Cfg::kThreads);
-  config.dynamicSmemBytes = Cfg::kSmemBytes;
-  config.attrs = &cluster;
-  config.numAttrs = 1;
-  // Persistent: as many clusters as can be resident at once (one block per SM; a cluster's
-  // blocks must fit in one GPC, so pairs may leave an SM idle).
-  static const int resident_clusters = [&] {
-    cudaLaunchConfig_t probe = config;
-    probe.gridDim = dim3(CL);
-    int n = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, specialized_gemm_kernel<Cfg>, &probe));
-    return n > 0 ? n : sm_count() / CL;
-  }();
-  const int clusters = persistent ? std::min(cluster_tiles, resident_clusters) : cluster_tiles;
-  config.gridDim = dim3(clusters * CL);
   // The TMA store's map needs a row stride that is a multiple of 16 bytes (N % 8 == 0); the
   // kernel without a TMA store never reads it, and gets A's map in its place.
   const CUtensorMap* map_c =
       Cfg::kTmaStore ? tensor_map(C, M, N, 64, 64) : tensor_map(A, M, K, Cfg::kBlockM, 64);
-  CUDA_CHECK(cudaLaunchKernelEx(&config, specialized_gemm_kernel<Cfg>,
-                                *tensor_map(A, M, K, Cfg::kBlockM, 64),
-                                *tensor_map(B, N, K, Cfg::kBlockN / CL, 64), *map_c, p));
+  const CUtensorMap& map_a = *tensor_map(A, M, K, Cfg::kBlockM, 64);
+  const CUtensorMap& map_b = *tensor_map(B, N, K, Cfg::kBlockN / CL, 64);
+  if constexpr (CL == 1) {
+    // Persistent: one block per SM (the shared memory allows no more), each walking many tiles.
+    const int blocks = persistent ? std::min(cluster_tiles, sm_count()) : cluster_tiles;
+    specialized_gemm_kernel<Cfg><<<blocks, Cfg::kThreads, Cfg::kSmemBytes>>>(map_a, map_b,
+                                                                            *map_c, p);
+  } else {
+    cudaLaunchConfig_t config{};
+    cudaLaunchAttribute cluster{};
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = CL;
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    config.blockDim = dim3(Cfg::kThreads);
+    config.dynamicSmemBytes = Cfg::kSmemBytes;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    // Persistent: as many clusters as can be resident at once. A cluster's blocks must sit in one
+    // GPC, so on a GPC with an odd number of free SMs one stays idle.
+    static const int resident_clusters = [&] {
+      cudaLaunchConfig_t probe = config;
+      probe.gridDim = dim3(sm_count() / CL * CL);
+      int n = 0;
+      CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, specialized_gemm_kernel<Cfg>, &probe));
+      if (std::getenv("LESSON11_VERBOSE")) {
+        std::fprintf(stderr, "%s: %d clusters of %d blocks resident at once\n", name, n, CL);
+      }
+      return n > 0 ? n : sm_count() / CL;
+    }();
+    const int clusters = persistent ? std::min(cluster_tiles, resident_clusters) : cluster_tiles;
+    config.gridDim = dim3(clusters * CL);
+    CUDA_CHECK(cudaLaunchKernelEx(&config, specialized_gemm_kernel<Cfg>, map_a, map_b, *map_c, p));
+  }
   CHECK_LAUNCH();
 }
 
