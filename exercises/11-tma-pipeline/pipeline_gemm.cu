@@ -180,7 +180,9 @@ void launch_specialized(const char* name, bool persistent, int M, int N, int K, 
       }
       return n > 0 ? n : sm_count() / CL;
     }();
-    const int clusters = persistent ? std::min(cluster_tiles, resident_clusters) : cluster_tiles;
+    int resident = resident_clusters;
+    if (const char* r = std::getenv("LESSON11_RESIDENT")) resident = std::atoi(r);
+    const int clusters = persistent ? std::min(cluster_tiles, resident) : cluster_tiles;
     config.gridDim = dim3(clusters * CL);
     CUDA_CHECK(cudaLaunchKernelEx(&config, specialized_gemm_kernel<Cfg>, map_a, map_b, *map_c, p));
   }
@@ -247,6 +249,25 @@ RingProtocol ring_protocol() {
                       [](int warps) { return empty_barrier_arrivals(warps); }};
 }
 }  // namespace compiled
+
+const std::vector<Rung>& variants() {
+  static const std::vector<Rung> list = {
+      {"clustered, one tile per block", "rung 6 without the persistent grid",
+       [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
+         launch_specialized<Clustered>("clustered", false, M, N, K, alpha, A, B, beta, C);
+       }},
+      {"clustered, 4 stages, register epilogue", "rung 6 with rung 4's epilogue",
+       [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
+         launch_specialized<ClusteredDirect>("clustered_direct", true, M, N, K, alpha, A, B, beta,
+                                             C);
+       }},
+      {"staged store, one tile per block", "rung 5 without the persistent grid",
+       [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
+         launch_specialized<StagedStore>("staged", false, M, N, K, alpha, A, B, beta, C);
+       }},
+  };
+  return list;
+}
 
 const std::vector<Rung>& rungs() {
   static const std::vector<Rung> ladder = {

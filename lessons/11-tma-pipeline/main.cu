@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
                   "the TMA pipeline: TMA, mbarrier, wgmma and warp specialization, rung by rung, "
                   "against cuBLAS bf16");
   course::add_sgemm_options(cli);
+  cli.flag("sweep", "also check and time the variants the chapter compares the last rungs with");
   cli.parse(argc, argv);
   return course::guarded_main([&] {
     const int device = course::require_device(90);
@@ -31,6 +32,12 @@ int main(int argc, char** argv) {
       kernels.push_back({r.name, r.fn, /*headline=*/r.fn == &lesson11::hopper_gemm});
     }
     //! [kernels]
-    return course::sgemm_exit_code(course::measure_bf16_kernels(cli, "11", kernels));
+    int rc = course::sgemm_exit_code(course::measure_bf16_kernels(cli, "11", kernels));
+    if (cli.on("sweep")) {
+      std::vector<course::NamedBf16Gemm> more;
+      for (const lesson11::Rung& r : lesson11::variants()) more.push_back({r.name, r.fn, false});
+      if (course::sgemm_exit_code(course::measure_bf16_kernels(cli, "11", more)) != 0) rc = 1;
+    }
+    return rc;
   });
 }

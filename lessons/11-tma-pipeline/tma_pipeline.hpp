@@ -32,6 +32,9 @@ struct Rung {
 /// The ladder of the chapter, in order; the last rung is hopper_gemm.
 const std::vector<Rung>& rungs();
 
+/// Variants of the last rungs the chapter compares them with (`make lesson-11 ARGS=--sweep`).
+const std::vector<Rung>& variants();
+
 /// Rung 1: TMA + wgmma, 64 x 128 tiles, one stage: load, wait, multiply, repeat.
 void tma_wgmma_1stage_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B,
                            float beta, bf16* C);
