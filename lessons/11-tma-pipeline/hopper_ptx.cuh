@@ -19,9 +19,10 @@ __device__ inline std::uint32_t smem_addr(const void* p) {
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
 }
 
-// A 4-byte store to a shared-memory address.
+// A 4-byte store to a shared-memory address. No "memory" clobber: the compiler may schedule the
+// arithmetic around it freely; the fence and barrier that follow the stores order them.
 __device__ inline void st_shared_b32(std::uint32_t address, std::uint32_t value) {
-  asm volatile("st.shared.b32 [%0], %1;" ::"r"(address), "r"(value) : "memory");
+  asm volatile("st.shared.b32 [%0], %1;" ::"r"(address), "r"(value));
 }
 
 // ---- mbarrier: a barrier in shared memory that counts arrivals and bytes -----------------------
@@ -50,18 +51,42 @@ __device__ inline void mbarrier_arrive(std::uint64_t* bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(bar)) : "memory");
 }
 
-// One non-blocking test: true once the phase of parity `parity` has completed.
-__device__ inline bool mbarrier_try_wait(std::uint64_t* bar, std::uint32_t parity) {
+// How a thread waits on an mbarrier.
+enum class Wait {
+  kTryWait,         // try_wait: the hardware may suspend the thread until the phase completes
+  kTryWaitCluster,  // the same with cluster scope: sees arrivals and bytes from other blocks
+  kPoll,            // test_wait in a loop: never suspended
+};
+
+// One test: true once the phase of parity `parity` has completed.
+template <Wait kMode>
+__device__ inline bool mbarrier_test(std::uint64_t* bar, std::uint32_t parity) {
   std::uint32_t done;
-  asm volatile(
-      "{\n"
-      ".reg .pred p;\n"
-      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-      "selp.u32 %0, 1, 0, p;\n"
-      "}\n"
-      : "=r"(done)
-      : "r"(smem_addr(bar)), "r"(parity)
-      : "memory");
+  if constexpr (kMode == Wait::kTryWait) {
+    asm volatile(
+        "{\n.reg .pred p;\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n}"
+        : "=r"(done)
+        : "r"(smem_addr(bar)), "r"(parity)
+        : "memory");
+  } else if constexpr (kMode == Wait::kTryWaitCluster) {
+    asm volatile(
+        "{\n.reg .pred p;\n"
+        "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n}"
+        : "=r"(done)
+        : "r"(smem_addr(bar)), "r"(parity)
+        : "memory");
+  } else {
+    asm volatile(
+        "{\n.reg .pred p;\n"
+        "mbarrier.test_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n}"
+        : "=r"(done)
+        : "r"(smem_addr(bar)), "r"(parity)
+        : "memory");
+  }
   return done != 0;
 }
 
@@ -69,11 +94,11 @@ __device__ inline bool mbarrier_try_wait(std::uint64_t* bar, std::uint32_t parit
 // wrong expected byte count) would otherwise hang the GPU for good: after many seconds of waiting
 // this traps, so the launch fails with an error ("unspecified launch failure") instead, which the
 // launchers explain. A printf here would cost every kernel a stack frame, so it only traps.
+template <Wait kMode = Wait::kTryWait>
 __device__ inline void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity) {
-  // try_wait suspends the thread for a while (a hardware time limit) before it says no, so the
-  // loop does not spin hot; 2^25 tries is many seconds, far beyond any real wait.
-  for (std::uint32_t tries = 0; !mbarrier_try_wait(bar, parity); ++tries) {
-    if (tries == (1u << 25)) __trap();
+  // 2^28 tries is many seconds whether or not try_wait suspends: far beyond any real wait.
+  for (std::uint32_t tries = 0; !mbarrier_test<kMode>(bar, parity); ++tries) {
+    if (tries == (1u << 28)) __trap();
   }
 }
 
@@ -156,12 +181,15 @@ __device__ inline void cluster_sync() {
 }
 
 // One arrival on the barrier at `bar`'s offset in the shared memory of the cluster's block `rank`.
+// Default (.cta) semantics: the arrival only says "this stage may be refilled", and what made that
+// true (the wgmmas' reads of it) is already complete; a .release.cluster arrival would first wait
+// for all of this thread's memory operations to be visible cluster-wide, on every k-block.
 __device__ inline void mbarrier_arrive_cluster(std::uint64_t* bar, std::uint32_t rank) {
   asm volatile(
       "{\n"
       ".reg .b32 remote;\n"
       "mapa.shared::cluster.u32 remote, %0, %1;\n"
-      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n"
+      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
       "}" ::"r"(smem_addr(bar)),
       "r"(rank)
       : "memory");

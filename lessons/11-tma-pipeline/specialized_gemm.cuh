@@ -24,7 +24,9 @@ namespace lesson11 {
 /// \tparam TMA_STORE epilogue through shared memory and a TMA store (needs N % 8 == 0)
 /// \tparam CLUSTER blocks per cluster (1 or 2): a cluster computes CLUSTER tiles stacked along M,
 ///         which share their B tile: each block loads 1/CLUSTER of it and multicasts it to all
-template <int BM, int BN, int STAGES, bool TMA_STORE, int CLUSTER = 1>
+/// \tparam WAIT how threads wait on the ring's barriers
+template <int BM, int BN, int STAGES, bool TMA_STORE, int CLUSTER = 1,
+          ptx::Wait WAIT = (CLUSTER > 1 ? ptx::Wait::kTryWaitCluster : ptx::Wait::kTryWait)>
 struct SpecializedConfig {
   static constexpr int kBlockM = BM, kBlockN = BN, kStages = STAGES;
   static constexpr int kBlockK = 64;  // 64 bf16 = 128 bytes: one row of the 128-byte swizzle
@@ -32,6 +34,7 @@ struct SpecializedConfig {
   static constexpr int kThreads = 128 * (1 + kConsumers);
   static constexpr bool kTmaStore = TMA_STORE;
   static constexpr int kCluster = CLUSTER;
+  static constexpr ptx::Wait kWait = WAIT;
   static constexpr int kATileBytes = BM * kBlockK * 2, kBTileBytes = BN * kBlockK * 2;
   static constexpr int kStagingBytes = TMA_STORE ? BM * BN * 2 : 0;
   // Tiles first (each 1024-byte aligned, as the 128-byte swizzle needs), then the barriers; 1 KiB
@@ -113,7 +116,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         const TileCoord tile = tile_of(t);
         for (int kb = 0; kb < k_blocks; ++kb, ++it) {
           const RingSlot slot = producer_slot(it, S);
-          ptx::mbarrier_wait(&empty[slot.stage], slot.parity);  // the consumers released it
+          ptx::mbarrier_wait<Cfg::kWait>(&empty[slot.stage], slot.parity);  // the consumers released it
           ptx::mbarrier_arrive_expect_tx(&full[slot.stage], p.stage_bytes);
           ptx::tma_load_2d(a_tiles + slot.stage * Cfg::kATileBytes, &map_a, &full[slot.stage],
                            kb * BK, tile.m * BM);
@@ -144,7 +147,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       if constexpr (CL == 1) {
         ptx::mbarrier_arrive(&empty[stage]);
       } else {
-        for (int r = 0; r < CL; ++r) ptx::mbarrier_arrive_cluster(&empty[stage], r);
+        for (int r = 0; r < CL; ++r) {
+          if (r == rank) {
+            ptx::mbarrier_arrive(&empty[stage]);
+          } else {
+            ptx::mbarrier_arrive_cluster(&empty[stage], r);
+          }
+        }
       }
     };
     for (int t = first; t < cluster_tiles; t += step) {
@@ -155,7 +164,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       int previous_stage = -1;
       for (int kb = 0; kb < k_blocks; ++kb, ++it) {
         const RingSlot slot = consumer_slot(it, S);
-        ptx::mbarrier_wait(&full[slot.stage], slot.parity);  // TMA delivered k-block `it`
+        ptx::mbarrier_wait<Cfg::kWait>(&full[slot.stage], slot.parity);  // TMA delivered k-block `it`
         const std::uint32_t a = ptx::smem_addr(a_tiles + slot.stage * Cfg::kATileBytes) +
                                 consumer * 64 * 128;  // this consumer's 64 rows
         const std::uint32_t b = ptx::smem_addr(b_tiles + slot.stage * Cfg::kBTileBytes);

@@ -195,6 +195,8 @@ using Specialized = SpecializedConfig<128, 256, 4, false>;
 using StagedStore = SpecializedConfig<128, 256, 3, true>;
 using Clustered = SpecializedConfig<128, 256, 3, true, 2>;
 using ClusteredDirect = SpecializedConfig<128, 256, 4, false, 2>;
+using ClusteredPoll = SpecializedConfig<128, 256, 3, true, 2, ptx::Wait::kPoll>;
+using ClusteredCtaWait = SpecializedConfig<128, 256, 3, true, 2, ptx::Wait::kTryWait>;
 
 }  // namespace
 
@@ -260,6 +262,15 @@ const std::vector<Rung>& variants() {
        [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
          launch_specialized<ClusteredDirect>("clustered_direct", true, M, N, K, alpha, A, B, beta,
                                              C);
+       }},
+      {"clustered, polling waits", "rung 6 waiting with test_wait",
+       [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
+         launch_specialized<ClusteredPoll>("clustered_poll", true, M, N, K, alpha, A, B, beta, C);
+       }},
+      {"clustered, cta-scope waits", "rung 6 waiting with try_wait (.cta)",
+       [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
+         launch_specialized<ClusteredCtaWait>("clustered_cta", true, M, N, K, alpha, A, B, beta,
+                                              C);
        }},
       {"staged store, one tile per block", "rung 5 without the persistent grid",
        [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
