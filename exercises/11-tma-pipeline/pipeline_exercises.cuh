@@ -39,11 +39,11 @@ namespace lesson11 {
 COURSE_HD inline std::uint64_t make_smem_descriptor(std::uint32_t smem_address) {
   //! [make_smem_descriptor]
   // BEGIN EXERCISE: make_smem_descriptor
-  const std::uint64_t start = (smem_address >> 4) & 0x3FFF;  // 14 bits: addresses below 256 KiB
-  const std::uint64_t leading = 16 >> 4;                      // ignored by this layout: 1
-  const std::uint64_t stride = 1024 >> 4;                     // 8 rows of 128 bytes
-  const std::uint64_t swizzle_128b = 1;
-  return start | (leading << 16) | (stride << 32) | (swizzle_128b << 62);
+  // TODO: pack the four fields of a 128-byte-swizzled, K-major tile's descriptor (start address,
+  // leading byte offset, stride byte offset, swizzle mode) at the bits listed above, each byte
+  // count shifted right by 4. Which stride separates two groups of 8 rows of 128 bytes?
+  COURSE_TODO_HD("make_smem_descriptor (exercises/11-tma-pipeline/pipeline_exercises.cuh)",
+                 std::uint64_t{smem_address} * 0);
   // END EXERCISE
   //! [make_smem_descriptor]
 }
@@ -65,8 +65,10 @@ COURSE_HD inline std::uint64_t make_smem_descriptor(std::uint32_t smem_address) 
 COURSE_HD inline RingSlot consumer_slot(int it, int stages) {
   //! [consumer_slot]
   // BEGIN EXERCISE: consumer_slot
-  // The stage's full barrier completes one phase per pass around the ring: pass 0 is phase 0.
-  return RingSlot{it % stages, static_cast<std::uint32_t>((it / stages) & 1)};
+  // TODO: the stage of k-block `it`, and the parity of the full barrier's phase that delivers it.
+  // Each pass around the ring completes one phase of every stage's full barrier.
+  COURSE_TODO_HD("consumer_slot (exercises/11-tma-pipeline/pipeline_exercises.cuh)",
+                 (RingSlot{it * 0, static_cast<std::uint32_t>(stages * 0)}));
   // END EXERCISE
   //! [consumer_slot]
 }
@@ -77,9 +79,11 @@ COURSE_HD inline RingSlot consumer_slot(int it, int stages) {
 COURSE_HD inline RingSlot producer_slot(int it, int stages) {
   //! [producer_slot]
   // BEGIN EXERCISE: producer_slot
-  // One pass behind the consumers: pass p waits for the empty phase of pass p - 1, whose parity is
-  // the opposite of p's; on pass 0 that is parity 1, which a fresh barrier reports as completed.
-  return RingSlot{it % stages, static_cast<std::uint32_t>(((it / stages) & 1) ^ 1)};
+  // TODO: the stage of k-block `it`, and the parity of the empty barrier's phase that says the
+  // consumers are done with the k-block that used the stage one pass earlier. On the first pass
+  // the producer must not wait at all: what does a fresh barrier answer to each parity?
+  COURSE_TODO_HD("producer_slot (exercises/11-tma-pipeline/pipeline_exercises.cuh)",
+                 (RingSlot{it * 0, static_cast<std::uint32_t>(stages * 0)}));
   // END EXERCISE
   //! [producer_slot]
 }
@@ -90,7 +94,9 @@ COURSE_HD inline RingSlot producer_slot(int it, int stages) {
 COURSE_HD inline std::uint32_t stage_tx_bytes(int block_m, int block_n, int block_k) {
   //! [stage_tx_bytes]
   // BEGIN EXERCISE: stage_tx_bytes
-  return static_cast<std::uint32_t>((block_m + block_n) * block_k * 2);  // 2 bytes per bf16
+  // TODO: the bytes of one k-block's two boxes, A's and B's, in bf16.
+  COURSE_TODO_HD("stage_tx_bytes (exercises/11-tma-pipeline/pipeline_exercises.cuh)",
+                 static_cast<std::uint32_t>(block_m * 0 + block_n * 0 + block_k * 0));
   // END EXERCISE
   //! [stage_tx_bytes]
 }
@@ -100,7 +106,9 @@ COURSE_HD inline std::uint32_t stage_tx_bytes(int block_m, int block_n, int bloc
 COURSE_HD inline std::uint32_t empty_barrier_arrivals(int consumer_warps) {
   //! [empty_barrier_arrivals]
   // BEGIN EXERCISE: empty_barrier_arrivals
-  return static_cast<std::uint32_t>(consumer_warps);
+  // TODO: how many arrivals complete one phase of a stage's empty barrier?
+  COURSE_TODO_HD("empty_barrier_arrivals (exercises/11-tma-pipeline/pipeline_exercises.cuh)",
+                 static_cast<std::uint32_t>(consumer_warps * 0));
   // END EXERCISE
   //! [empty_barrier_arrivals]
 }

@@ -22,8 +22,10 @@ namespace svg_detail {
 
 /// "#rrggbb" for a hue in degrees at fixed saturation and lightness.
 inline std::string lane_colour(int lane) {
+  // HSL with saturation 0.7 and lightness 0.78: pastel, so that the black labels stay legible.
   const double h = std::fmod(lane * 360.0 / 32.0 + 200.0, 360.0) / 60.0;
-  const double c = 0.45, x = c * (1.0 - std::fabs(std::fmod(h, 2.0) - 1.0)), m = 0.80 - c / 2;
+  const double c = (1.0 - std::fabs(2 * 0.78 - 1.0)) * 0.7;
+  const double x = c * (1.0 - std::fabs(std::fmod(h, 2.0) - 1.0)), m = 0.78 - c / 2;
   double r = 0, g = 0, b = 0;
   if (h < 1) {
     r = c, g = x;
@@ -39,7 +41,9 @@ inline std::string lane_colour(int lane) {
     r = c, b = x;
   }
   char buf[8];
-  auto u8 = [&](double v) { return static_cast<int>(std::lround((v + m) * 255)); };
+  auto u8 = [&](double v) {
+    return static_cast<int>(std::lround(std::fmin(std::fmax(v + m, 0.0), 1.0) * 255));
+  };
   std::snprintf(buf, sizeof buf, "#%02x%02x%02x", u8(r), u8(g), u8(b));
   return buf;
 }
@@ -124,7 +128,7 @@ inline std::string fragment_svg() {
   const Claims a = svg_detail::claims_of(16, 16, kAFragment, a_fragment_coord);
   const Claims b = svg_detail::claims_of(16, 8, kBFragment, b_fragment_coord);
   const Claims c = svg_detail::claims_of(16, 8, kCFragment, c_fragment_coord);
-  constexpr int kCell = 34, kTop = 78, kLeft = 48, kGap = 70;
+  constexpr int kCell = 34, kTop = 78, kLeft = 72, kGap = 80;
   const int xa = kLeft, xb = xa + 16 * kCell + kGap, xc = xb + 8 * kCell + kGap;
   const int width = xc + 8 * kCell + 20, height = kTop + 16 * kCell + 58;
   std::ostringstream o;

@@ -29,17 +29,17 @@ namespace lesson10 {
 
 /// One compiled configuration of the mma.sync kernel.
 struct MmaConfig {
-  std::string name;               ///< e.g. "128x256x32 s4 swizzled"
-  int bm = 0, bn = 0, bk = 0;     ///< the block tile: BM x BN of C, BK along K per stage
-  int warps_m = 0, warps_n = 0;   ///< warps along M and N; each computes a warp tile of C
-  int warp_m = 0, warp_n = 0;     ///< the warp tile: (warp_m / 16) x (warp_n / 8) mma tiles
-  int stages = 0;                 ///< tiles of A and B in flight
-  bool swizzled = false;          ///< shared-memory tiles swizzled (else plain, with conflicts)
-  int ladder_step = 0;            ///< its step in the chapter's ladder (1 ...), 0: sweep only
-  int threads = 0;                ///< threads per block
-  std::size_t smem_bytes = 0;     ///< dynamic shared memory per block
-  double intensity = 0;           ///< FLOP per byte loaded from global memory: BM BN / (BM + BN)
-  const void* kernel = nullptr;   ///< the __global__ function, for the CUDA APIs
+  std::string name;              ///< e.g. "128x128x64 w64x64 s3 swizzled"
+  int bm = 0, bn = 0, bk = 0;    ///< the block tile: BM x BN of C, BK along K per stage
+  int warps_m = 0, warps_n = 0;  ///< warps along M and N; each computes a warp tile of C
+  int warp_m = 0, warp_n = 0;    ///< the warp tile: (warp_m / 16) x (warp_n / 8) mma tiles
+  int stages = 0;                ///< tiles of A and B in flight
+  bool swizzled = false;         ///< shared-memory tiles swizzled (else plain, with conflicts)
+  int ladder_step = 0;           ///< its step in the chapter's ladder (1 ...), 0: sweep only
+  int threads = 0;               ///< threads per block
+  std::size_t smem_bytes = 0;    ///< dynamic shared memory per block
+  double intensity = 0;          ///< FLOP per byte loaded from global memory: BM BN / (BM + BN)
+  const void* kernel = nullptr;  ///< the __global__ function, for the CUDA APIs
 };
 
 /// Every compiled configuration, the chapter's ladder first.
@@ -59,9 +59,10 @@ void config_gemm(int index, int M, int N, int K, float alpha, const course::bf16
 /// occupancy calculator, with the configuration's dynamic shared memory allowed).
 int config_blocks_per_sm(int index);
 
-/// **The headline.** The mma.sync kernel with the block tile chosen for the problem: 128 x 256
-/// when the grid still gives (nearly) every SM a block, smaller tiles when it would not. Same
-/// preconditions and exceptions as config_gemm().
+/// **The headline.** The mma.sync kernel with the block tile chosen for the problem: 128 x 128 x 64
+/// (three stages, four warps of 64 x 64, two blocks an SM) when the grid still gives (nearly)
+/// every SM a block, smaller tiles when it would not. Same preconditions and exceptions as
+/// config_gemm().
 void mma_sync_gemm(int M, int N, int K, float alpha, const course::bf16* A, const course::bf16* B,
                    float beta, course::bf16* C);
 

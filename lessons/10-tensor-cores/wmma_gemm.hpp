@@ -1,6 +1,6 @@
 /// \file wmma_gemm.hpp
-/// \brief Lesson 10, given code: the simplest correct tensor-core GEMM, through CUDA's `nvcuda::wmma`
-/// API, and the compute-capability check every launcher of the lesson makes.
+/// \brief Lesson 10, given code: the simplest correct tensor-core GEMM, through CUDA's
+/// `nvcuda::wmma` API, and the compute-capability check every launcher of the lesson makes.
 ///
 /// The bf16 problem of the course: A is M x K row-major, B is **N x K** row-major (K-major), C is
 /// M x N row-major, all bf16 device pointers; products accumulate in FP32 and

@@ -51,7 +51,7 @@ COURSE_HD FragmentCoord a_fragment_coord(int lane, int i) {
 
 COURSE_HD FragmentCoord b_fragment_coord(int lane, int i) {
   // BEGIN EXERCISE: b_fragment_coord
-  // A quad shares a column n; a register holds two consecutive k, register 1 the lower half of k.
+  // A quad shares a column n; a register holds two consecutive k, register 1 eight k further on.
   const int group = lane >> 2, thread_in_group = lane & 3;
   return {2 * thread_in_group + (i & 1) + 8 * (i >> 1), group};
   // END EXERCISE
@@ -161,7 +161,8 @@ __device__ __forceinline__ void block_tile(int block, int tiles_m, int tiles_n, 
 
 }  // namespace
 
-// ---- Part 2: the main loop -----------------------------------------------------------------------
+// ---- Part 2: the main loop
+// -----------------------------------------------------------------------
 
 //! [mma_stage]
 // One stage of the main loop for one warp: its MT x NT mma tiles over the BK values of k that the
@@ -335,14 +336,23 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     if (vec) {
       *reinterpret_cast<uint4*>(dst) = v;
     } else {
-      const bf16* vals = reinterpret_cast<const bf16*>(&v);
-      for (int q = 0; q < 8 && col0 + col + q < N; ++q) dst[q] = vals[q];
+      // The last chunk of a row of an odd-sized C, one value at a time (the loop is unrolled,
+      // so that v stays in registers: a run-time index would put it in local memory).
+      const __nv_bfloat162 pairs[4] = {*reinterpret_cast<const __nv_bfloat162*>(&v.x),
+                                       *reinterpret_cast<const __nv_bfloat162*>(&v.y),
+                                       *reinterpret_cast<const __nv_bfloat162*>(&v.z),
+                                       *reinterpret_cast<const __nv_bfloat162*>(&v.w)};
+#pragma unroll
+      for (int q = 0; q < 8; ++q) {
+        if (col0 + col + q < N) dst[q] = q % 2 ? pairs[q / 2].y : pairs[q / 2].x;
+      }
     }
   }
   //! [epilogue]
 }
 
-// ---- Launching -----------------------------------------------------------------------------------
+// ---- Launching
+// -----------------------------------------------------------------------------------
 
 //! [check_fragments]
 // Before the first launch, on the host: the kernel relies on your three mappings, so they are
@@ -452,8 +462,7 @@ void allow_smem() {
 
 //! [launch]
 template <class T>
-void run_tile(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
-              bf16* C) {
+void run_tile(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
   course::require_bf16_gemm_shape("mma_sync_gemm", M, N, K, 8, A, B, C);
   require_bf16_tensor_cores("mma_sync_gemm");
   check_fragments();
@@ -494,9 +503,8 @@ std::vector<lesson09::SharedAccess> shared_accesses_of() {
     for (int i = 0; i < T::kBCopies; ++i) {
       for (int lane = 0; lane < 32; ++lane) {
         const int tid = 32 * w + lane;
-        addr[lane] = T::kAStageBytes +
-                     tile_offset<T::kRowBytes, T::SWIZZLED>(tid / T::kChunks + i * T::kCopyRows,
-                                                            tid % T::kChunks);
+        addr[lane] = T::kAStageBytes + tile_offset<T::kRowBytes, T::SWIZZLED>(
+                                           tid / T::kChunks + i * T::kCopyRows, tid % T::kChunks);
       }
       b_store.warps.push_back(addr);
     }
@@ -544,28 +552,33 @@ Entry make_entry(int ladder_step = 0) {
 }
 
 //! [configs]
-// The ladder of the chapter, one change a step, and the tiles mma_sync_gemm chooses from.
-using Step1 = Tile<128, 256, 32, 2, 4, 2, false>;  // mma.sync + ldmatrix, 2 stages, plain tiles
-using Step2 = Tile<128, 256, 32, 2, 4, 2, true>;   // + swizzled tiles
-using Large = Tile<128, 256, 32, 2, 4, 4, true>;   // + 4 stages: the headline's large tile
-using Middle = Tile<128, 128, 32, 2, 2, 4, true>;  // for grids too small for Large
-using Small = Tile<64, 128, 32, 2, 2, 4, true>;    // for grids too small for Middle
+// The ladder of the chapter, one change a step, and the tiles mma_sync_gemm chooses from. Four
+// warps of 64 x 64 a block and two blocks an SM: while one block waits at its barrier, the other
+// keeps the tensor cores busy (the sweep's 128 x 256 tiles, eight warps and one block, are slower).
+using Step1 = Tile<128, 128, 32, 2, 2, 2, false>;  // mma.sync + ldmatrix, 2 stages, plain tiles
+using Step2 = Tile<128, 128, 32, 2, 2, 2, true>;   // + swizzled tiles
+using Step3 = Tile<128, 128, 32, 2, 2, 4, true>;   // + 4 stages
+using Large = Tile<128, 128, 64, 2, 2, 3, true>;   // + 64 k a stage (128-byte rows): the headline
+using LargePlain = Tile<128, 128, 64, 2, 2, 3, false>;  // its twin without the swizzle
+using Middle = Tile<64, 128, 32, 2, 2, 4, true>;        // for grids too small for Large
+using Small = Tile<64, 64, 32, 2, 2, 4, true>;          // for grids too small for Middle
 
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> list = {
       make_entry<Step1>(1),
       make_entry<Step2>(2),
-      make_entry<Large>(3),
+      make_entry<Step3>(3),
+      make_entry<Large>(4),
       make_entry<Middle>(),
       make_entry<Small>(),
-      // Other tiles and depths, for the sweep (make lesson-10 ARGS=--sweep).
-      make_entry<Tile<128, 256, 32, 2, 4, 3, true>>(),
-      make_entry<Tile<128, 256, 64, 2, 4, 3, true>>(),
-      make_entry<Tile<128, 256, 64, 2, 4, 4, true>>(),
-      make_entry<Tile<256, 128, 32, 4, 2, 4, true>>(),
-      make_entry<Tile<128, 128, 64, 2, 2, 3, true>>(),
+      // Other tiles, depths and layouts, for the sweep (make lesson-10 ARGS=--sweep).
+      make_entry<LargePlain>(),
+      make_entry<Tile<128, 128, 32, 2, 2, 6, true>>(),
+      make_entry<Tile<128, 128, 64, 2, 2, 2, true>>(),
       make_entry<Tile<128, 128, 32, 2, 4, 4, true>>(),
-      make_entry<Tile<128, 256, 32, 2, 4, 4, false>>(),
+      make_entry<Tile<128, 256, 32, 2, 4, 4, true>>(),
+      make_entry<Tile<128, 256, 64, 2, 4, 3, true>>(),
+      make_entry<Tile<256, 128, 64, 4, 2, 3, true>>(),
   };
   return list;
 }
@@ -614,7 +627,7 @@ std::vector<lesson09::SharedAccess> config_shared_accesses(int index) {
 }
 
 int headline_config_index(bool swizzled) {
-  return swizzled ? index_of<Large>() : index_of<Tile<128, 256, 32, 2, 4, 4, false>>();
+  return swizzled ? index_of<Large>() : index_of<LargePlain>();
 }
 
 //! [choice]

@@ -16,8 +16,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -138,7 +136,6 @@ void launch_specialized(const char* name, bool persistent, int M, int N, int K, 
   GemmParams p =
       make_params(M, N, K, alpha, beta, C, Cfg::kBlockM, Cfg::kBlockN, releasing_warps);
   p.group = 8 / CL;  // bands of 8 tile rows, counted in cluster tiles
-  if (const char* g = std::getenv("LESSON11_GROUP")) p.group = std::max(1, std::atoi(g) / CL);
   static const bool configured = [] {
     CUDA_CHECK(cudaFuncSetAttribute(specialized_gemm_kernel<Cfg>,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes));
@@ -175,14 +172,9 @@ void launch_specialized(const char* name, bool persistent, int M, int N, int K, 
       probe.gridDim = dim3(sm_count() / CL * CL);
       int n = 0;
       CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, specialized_gemm_kernel<Cfg>, &probe));
-      if (std::getenv("LESSON11_VERBOSE")) {
-        std::fprintf(stderr, "%s: %d clusters of %d blocks resident at once\n", name, n, CL);
-      }
       return n > 0 ? n : sm_count() / CL;
     }();
-    int resident = resident_clusters;
-    if (const char* r = std::getenv("LESSON11_RESIDENT")) resident = std::atoi(r);
-    const int clusters = persistent ? std::min(cluster_tiles, resident) : cluster_tiles;
+    const int clusters = persistent ? std::min(cluster_tiles, resident_clusters) : cluster_tiles;
     config.gridDim = dim3(clusters * CL);
     CUDA_CHECK(cudaLaunchKernelEx(&config, specialized_gemm_kernel<Cfg>, map_a, map_b, *map_c, p));
   }
@@ -196,7 +188,6 @@ using StagedStore = SpecializedConfig<128, 256, 3, true>;
 using Clustered = SpecializedConfig<128, 256, 3, true, 2>;
 using ClusteredDirect = SpecializedConfig<128, 256, 4, false, 2>;
 using ClusteredPoll = SpecializedConfig<128, 256, 3, true, 2, ptx::Wait::kPoll>;
-using ClusteredCtaWait = SpecializedConfig<128, 256, 3, true, 2, ptx::Wait::kTryWait>;
 
 }  // namespace
 
@@ -220,21 +211,21 @@ void persistent_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16
   launch_specialized<Specialized>("persistent_gemm", true, M, N, K, alpha, A, B, beta, C);
 }
 
-void staged_store_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B,
-                       float beta, bf16* C) {
-  if (N % 8 == 0) {
-    launch_specialized<StagedStore>("staged_store_gemm", true, M, N, K, alpha, A, B, beta, C);
-  } else {
-    launch_specialized<Specialized>("staged_store_gemm", true, M, N, K, alpha, A, B, beta, C);
-  }
-}
-
 void hopper_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                  bf16* C) {
   if (N % 8 == 0) {
-    launch_specialized<Clustered>("hopper_gemm", true, M, N, K, alpha, A, B, beta, C);
+    launch_specialized<StagedStore>("hopper_gemm", true, M, N, K, alpha, A, B, beta, C);
   } else {
-    launch_specialized<ClusteredDirect>("hopper_gemm", true, M, N, K, alpha, A, B, beta, C);
+    launch_specialized<Specialized>("hopper_gemm", true, M, N, K, alpha, A, B, beta, C);
+  }
+}
+
+void clustered_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
+                    bf16* C) {
+  if (N % 8 == 0) {
+    launch_specialized<Clustered>("clustered_gemm", true, M, N, K, alpha, A, B, beta, C);
+  } else {
+    launch_specialized<ClusteredDirect>("clustered_gemm", true, M, N, K, alpha, A, B, beta, C);
   }
 }
 
@@ -254,25 +245,12 @@ RingProtocol ring_protocol() {
 
 const std::vector<Rung>& variants() {
   static const std::vector<Rung> list = {
-      {"clustered, one tile per block", "rung 6 without the persistent grid",
-       [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
-         launch_specialized<Clustered>("clustered", false, M, N, K, alpha, A, B, beta, C);
-       }},
-      {"clustered, 4 stages, register epilogue", "rung 6 with rung 4's epilogue",
-       [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
-         launch_specialized<ClusteredDirect>("clustered_direct", true, M, N, K, alpha, A, B, beta,
-                                             C);
-       }},
-      {"clustered, polling waits", "rung 6 waiting with test_wait",
+      {"clustered_gemm", "clusters of 2 sharing B by TMA multicast", &clustered_gemm},
+      {"clustered, polling waits", "clustered_gemm waiting with test_wait, never suspended",
        [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
          launch_specialized<ClusteredPoll>("clustered_poll", true, M, N, K, alpha, A, B, beta, C);
        }},
-      {"clustered, cta-scope waits", "rung 6 waiting with try_wait (.cta)",
-       [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
-         launch_specialized<ClusteredCtaWait>("clustered_cta", true, M, N, K, alpha, A, B, beta,
-                                              C);
-       }},
-      {"staged store, one tile per block", "rung 5 without the persistent grid",
+      {"hopper_gemm, one tile per block", "the headline without the persistent grid",
        [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
          launch_specialized<StagedStore>("staged", false, M, N, K, alpha, A, B, beta, C);
        }},
@@ -286,8 +264,7 @@ const std::vector<Rung>& rungs() {
       {"tma_wgmma_gemm", "4 stages in flight", &tma_wgmma_gemm},
       {"specialized_gemm", "producer/consumer warpgroups, 128x256", &specialized_gemm},
       {"persistent_gemm", "persistent grid, tiles in bands", &persistent_gemm},
-      {"staged_store_gemm", "epilogue through shared memory + TMA store", &staged_store_gemm},
-      {"hopper_gemm", "clusters of 2 sharing B by TMA multicast", &hopper_gemm},
+      {"hopper_gemm", "epilogue through shared memory + TMA store", &hopper_gemm},
   };
   return ladder;
 }

@@ -142,8 +142,17 @@ TEST_CASE("grouped_tile visits every tile once (given code)", "[cpu]") {
   }
 }
 
+namespace {
+// The ladder and the variants the chapter measures: all of them ship, all of them are checked.
+std::vector<lesson11::Rung> all_kernels() {
+  std::vector<lesson11::Rung> all = lesson11::rungs();
+  for (const lesson11::Rung& r : lesson11::variants()) all.push_back(r);
+  return all;
+}
+}  // namespace
+
 TEST_CASE("every rung on the shape grid", "[gpu]") {
-  for (const lesson11::Rung& r : lesson11::rungs()) {
+  for (const lesson11::Rung& r : all_kernels()) {
     course_test::check_bf16_on_shapes(r.fn, r.name, course::bf16_shape_grid());
   }
 }
@@ -159,7 +168,7 @@ TEST_CASE("every rung on problems ragged in one dimension at a time", "[gpu]") {
       {{1000, 1000, 1024, 1.0f, 0.0f}, "the sanitizer's ragged size"},
       {{2048, 2048, 4096, 1.0f, 0.0f}, "more tiles than SMs: several tiles per persistent block"},
   };
-  for (const lesson11::Rung& r : lesson11::rungs()) {
+  for (const lesson11::Rung& r : all_kernels()) {
     course_test::check_bf16_on_cases(r.fn, r.name, cases);
   }
 }
