@@ -118,7 +118,8 @@ reset-%:
 MEASURE := $(PYTHON) common/tools/measure.py
 
 bench: build
-	@$(PYTHON) common/tools/bench.py --build $(BUILD) $(if $(MINE),--mine) $(if $(SIZES),--sizes $(SIZES))
+	@$(PYTHON) common/tools/bench.py --build $(BUILD) $(if $(MINE),--mine) $(if $(SIZES),--sizes $(SIZES)) \
+	  $(if $(BF16_SIZES),--bf16-sizes $(BF16_SIZES)) $(if $(LESSONS),--lessons $(LESSONS))
 
 profile-% sanitize-% sass-%: what = $(firstword $(subst -, ,$@))
 profile-% sanitize-% sass-%:

@@ -112,7 +112,10 @@ def ladder(gpu, out):
     ax.text(100, -0.75, " cuBLAS", color=DARK, va="bottom", ha="left", fontsize=10)
     for yi, v in zip(y, values):
         ax.text(v + top * 0.01, yi, fmt_pct(v), va="center", fontsize=10, color=DARK)
-    ax.set_xlabel("% of cuBLAS SGEMM, timed in the same process" + (f", {shape}" if shape else ""))
+    bf16 = any(bookdata.precision_of(l) == "bf16" for l in rows)
+    ax.set_xlabel(("% of cuBLAS (SGEMM; bf16 GEMM for the bf16 kernels)" if bf16 else
+                   "% of cuBLAS SGEMM") + ", timed in the same process"
+                  + (f", {shape}" if shape else ""))
     ax.grid(axis="y", visible=False)
     ax.set_title(f"{gpu.gpu}: the ladder, % of cuBLAS per kernel", loc="left")
     save(fig, out / name)

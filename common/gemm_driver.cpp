@@ -15,7 +15,8 @@ void add_sgemm_options(Cli& cli) {
       .number("reps", 10, "timed repetitions")
       .number("warmup", 2, "untimed runs before timing")
       .flag("json", "also print one JSON line per kernel")
-      .flag("no-check", "skip the correctness checks");
+      .flag("no-check", "skip the correctness checks")
+      .flag("check-only", "check every kernel, time nothing (no cuBLAS): what the sanitizers run");
 }
 
 GemmShape sgemm_shape_from(const Cli& cli) {
@@ -67,8 +68,16 @@ std::vector<SgemmResult> measure_kernels(const Cli& cli, const std::string& less
         }
       }
     }
-    r.bench = bench(k.fn, s.M, s.N, s.K, timing);
+    if (!cli.on("check-only")) r.bench = bench(k.fn, s.M, s.N, s.K, timing);
     results.push_back(r);
+  }
+  if (cli.on("check-only")) {
+    std::printf("\n%s on %s: checked at M=%d N=%d K=%d and at %s (nothing timed)\n",
+                lesson.c_str(), dev.name.c_str(), s.M, s.N, s.K, p.ragged.str().c_str());
+    Table t({"kernel", "check"});
+    for (const SgemmResult& r : results) t.add_row({r.name, r.passed ? "passed" : "FAILED"});
+    t.print();
+    return results;
   }
 
   std::printf(

@@ -4,7 +4,8 @@
 ///
 /// A GEMM lesson's main() declares its kernels and calls run_sgemm_lesson(). The options are the
 /// same in every lesson: `--size N` (M = N = K), or `--m`, `--n`, `--k` one by one; `--reps`,
-/// `--warmup`; `--json`; `--no-check` to skip the correctness checks.
+/// `--warmup`; `--json`; `--no-check` to skip the correctness checks; `--check-only` to check and
+/// time nothing (no cuBLAS either: what compute-sanitizer runs).
 #pragma once
 
 #include "common/cli.hpp"
@@ -43,7 +44,8 @@ struct SgemmResult {
   GemmBench bench;
 };
 
-/// Adds the common GEMM options (--size, --m, --n, --k, --reps, --warmup, --json, --no-check)
+/// Adds the common GEMM options (--size, --m, --n, --k, --reps, --warmup, --json, --no-check,
+/// --check-only)
 /// to `cli`; a lesson may add its own before calling parse().
 void add_sgemm_options(Cli& cli);
 

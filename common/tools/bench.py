@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
 """make bench: every kernel of every lesson's reference solution, against cuBLAS, on this GPU.
 
-For each GEMM lesson (its main.cu uses common/gemm_driver.hpp) and each size, runs the lesson
+For each GEMM lesson (its main.cu uses common/gemm_driver.hpp) and each size (--sizes for the FP32
+lessons, --bf16-sizes for the bf16 ones, whose main.cu calls measure_bf16_kernels), runs the lesson
 program with `--size S --json`: the program checks every kernel against Eigen before timing it,
 times it and cuBLAS in the same process (warm-up, median of repetitions, cold L2), and prints one
 JSON line per kernel. Lesson 01 runs first and measures the ceilings (copy bandwidth, cuBLAS
 SGEMM). Between runs the GPU rests a moment, against thermal drift.
 
 Writes book/data/<gpu>.jsonl: a first line describing the run ({"meta": true, "gpu", "sm_count",
-"sm_clock_mhz", "driver", "cuda", "date", "sizes"}), then every measurement line, each with "size"
-and "build" ("solution", or "mine" for the learner's exercise build with --mine).
+"sm_clock_mhz", "driver", "cuda", "date", "sizes", "bf16_sizes"}), then every measurement line,
+each with "size" and "build" ("solution", or "mine" for the learner's exercise build with --mine).
+With --lessons, the lines of the other lessons already in the file are kept.
 
-  bench.py [--build DIR] [--sizes 1024,2048,4096] [--lessons 3,5] [--mine] [--rest 2]
-           [--reps 10] [--out book/data]
+  bench.py [--build DIR] [--sizes 1024,2048,4096] [--bf16-sizes 4096,8192] [--lessons 3,5]
+           [--mine] [--rest 2] [--reps 10] [--out book/data]
 """
 
 import argparse
@@ -33,6 +35,22 @@ ROOT = course.ROOT
 def is_gemm_lesson(lesson):
     main = ROOT / "lessons" / lesson.dir / "main.cu"
     return main.is_file() and "common/gemm_driver.hpp" in main.read_text()
+
+
+def is_bf16_lesson(lesson):
+    main = ROOT / "lessons" / lesson.dir / "main.cu"
+    return main.is_file() and "measure_bf16_kernels" in main.read_text()
+
+
+def parse_sizes(text, what):
+    try:
+        sizes = [int(s) for s in text.split(",") if s.strip()]
+        if not sizes or min(sizes) < 1:
+            raise ValueError
+    except ValueError:
+        print(f"bench: {what} needs positive whole numbers, got '{text}'", file=sys.stderr)
+        return None
+    return sizes
 
 
 def run_json(cmd, timeout=900):
@@ -67,6 +85,7 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default="build")
     ap.add_argument("--sizes", default="1024,2048,4096", help="FP32 sizes, M = N = K")
+    ap.add_argument("--bf16-sizes", default="4096,8192", help="bf16 sizes, M = N = K")
     ap.add_argument("--lessons", default="", help="only these lessons (e.g. 3,5)")
     ap.add_argument("--mine", action="store_true", help="also bench your exercise builds")
     ap.add_argument("--rest", type=float, default=2.0, help="seconds of rest between runs")
@@ -74,12 +93,9 @@ def main():
     ap.add_argument("--out", default=str(ROOT / "book" / "data"))
     args = ap.parse_args()
     build = Path(args.build).resolve()
-    try:
-        sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
-        if not sizes or min(sizes) < 1:
-            raise ValueError
-    except ValueError:
-        print(f"bench: --sizes needs positive whole numbers, got '{args.sizes}'", file=sys.stderr)
+    sizes = parse_sizes(args.sizes, "--sizes")
+    bf16_sizes = parse_sizes(args.bf16_sizes, "--bf16-sizes")
+    if sizes is None or bf16_sizes is None:
         return 2
     wanted = {course.resolve(x).num for x in args.lessons.split(",") if x.strip()}
 
@@ -99,16 +115,18 @@ def main():
     cuda = (re.search(r"release ([0-9.]+)", nvcc) or [None, "?"])[1]
     meta = {"meta": True, "gpu": first.get("gpu", "?"), "sm_count": first.get("sm_count"),
             "sm_clock_mhz": first.get("sm_clock_mhz"), "driver": smi.splitlines()[0] if smi else "?",
-            "cuda": cuda, "date": datetime.date.today().isoformat(), "sizes": sizes}
+            "cuda": cuda, "date": datetime.date.today().isoformat(), "sizes": sizes,
+            "bf16_sizes": bf16_sizes}
     print(f"bench on {meta['gpu']}: {meta['sm_count']} SMs, {meta['sm_clock_mhz']} MHz, driver "
-          f"{meta['driver']}, CUDA {cuda}; sizes {sizes}", flush=True)
+          f"{meta['driver']}, CUDA {cuda}; sizes {sizes} (bf16: {bf16_sizes})", flush=True)
     for c in ceilings:
         print(f"  ceiling {c.get('what')}: {c.get('value', 0):.1f} {c.get('unit')} "
               f"({c.get('pct_of_peak', 0):.1f}% of the datasheet peak)", flush=True)
 
     lessons = [l for l in course.lessons() if is_gemm_lesson(l) and (not wanted or l.num in wanted)]
     builds = ["solution"] + (["mine"] if args.mine else [])
-    runs = [(l, s, b) for l in lessons for s in sizes for b in builds]
+    sizes_of = lambda l: bf16_sizes if is_bf16_lesson(l) else sizes  # noqa: E731
+    runs = [(l, s, b) for l in lessons for s in sizes_of(l) for b in builds]
     records, failed = [dict(c, size=None, build="solution") for c in ceilings], 0
     rows = []
     for i, (lesson, size, which) in enumerate(runs, 1):
@@ -122,7 +140,7 @@ def main():
             print(f"    FAILED (exit {rc}):\n{out}", flush=True)
         for j in lines:
             # A lesson's own measurements ("what" lines) are kept from its largest size only.
-            if "what" in j and size != max(sizes):
+            if "what" in j and size != max(sizes_of(lesson)):
                 continue
             records.append(dict(j, size=size, build=which))
             if "pct_of_cublas" in j and "what" not in j:
@@ -138,6 +156,16 @@ def main():
     out_dir.mkdir(parents=True, exist_ok=True)
     name = re.sub(r"[^a-z0-9]+", "-", meta["gpu"].lower()).strip("-") or "gpu"
     path = out_dir / f"{name}.jsonl"
+    if wanted and path.is_file():
+        # Keep what the file already holds for the lessons not run now.
+        for line in path.read_text().splitlines():
+            try:
+                old = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if old.get("meta") or old.get("lesson") in (None, "01") or old["lesson"] in wanted:
+                continue
+            records.append(old)
     with path.open("w") as f:
         f.write(json.dumps(meta) + "\n")
         for r in records:
@@ -150,11 +178,12 @@ def main():
     for lesson, kernel, which, _, _ in rows:
         if (lesson, kernel, which) not in keys:
             keys.append((lesson, kernel, which))
-    head = f"{'lesson':<7}{'kernel':<36}" + "".join(f"{s:>20}" for s in sizes)
+    all_sizes = sorted(set(sizes) | (set(bf16_sizes) if any(map(is_bf16_lesson, lessons)) else set()))
+    head = f"{'lesson':<7}{'kernel':<36}" + "".join(f"{s:>20}" for s in all_sizes)
     print(head + "\n" + "-" * len(head))
     for lesson, kernel, which in keys:
         cells = []
-        for s in sizes:
+        for s in all_sizes:
             j = next((r[4] for r in rows if r[:4] == (lesson, kernel, which, s)), None)
             cells.append(f"{j['pct_of_cublas']:.1f}% ({j['tflops']:.2f})" if j else "-")
         label = kernel + (" [mine]" if which == "mine" else "")
