@@ -1,7 +1,10 @@
 #include "common/gemm_driver.hpp"
 
+#include "common/buffers.hpp"
 #include "common/device.hpp"
+#include "common/random.hpp"
 #include "common/report.hpp"
+#include "common/timing.hpp"
 
 #include <cstdio>
 
@@ -72,8 +75,8 @@ std::vector<SgemmResult> measure_kernels(const Cli& cli, const std::string& less
     results.push_back(r);
   }
   if (cli.on("check-only")) {
-    std::printf("\n%s on %s: checked at M=%d N=%d K=%d and at %s (nothing timed)\n",
-                lesson.c_str(), dev.name.c_str(), s.M, s.N, s.K, p.ragged.str().c_str());
+    std::printf("\n%s on %s: checked at M=%d N=%d K=%d and at %s (nothing timed)\n", lesson.c_str(),
+                dev.name.c_str(), s.M, s.N, s.K, p.ragged.str().c_str());
     Table t({"kernel", "check"});
     for (const SgemmResult& r : results) t.add_row({r.name, r.passed ? "passed" : "FAILED"});
     t.print();
@@ -137,6 +140,63 @@ std::vector<SgemmResult> measure_bf16_kernels(const Cli& cli, const std::string&
   return measure_kernels(cli, lesson, kernels,
                          Precision{"cuBLAS bf16", "bf16", GemmShape{257, 255, 264, 1.25f, -0.75f}},
                          check_bf16_gemm, bench_bf16_vs_cublas);
+}
+
+namespace {
+
+std::vector<float> random_of(float, int rows, int cols, std::uint64_t seed) {
+  return random_matrix(rows, cols, seed);
+}
+std::vector<bf16> random_of(bf16, int rows, int cols, std::uint64_t seed) {
+  return random_matrix_bf16(rows, cols, seed);
+}
+
+template <typename T>
+void sweep_impl(const Cli& cli, const std::string& lesson, const std::vector<std::string>& names,
+                const ConfigRunner<T>& run) {
+  const GemmShape s = sgemm_shape_from(cli);
+  // A is M x K; B is K x N (FP32) or N x K (bf16): the same number of elements either way.
+  DeviceBuffer<T> A(random_of(T{}, s.M, s.K, derive_seed("sweep A")));
+  DeviceBuffer<T> B(random_of(T{}, s.K, s.N, derive_seed("sweep B")));
+  DeviceBuffer<T> C(static_cast<std::size_t>(s.M) * s.N);
+  TimingOptions timing;
+  timing.reps = static_cast<int>(cli.get("reps"));
+  timing.warmup = static_cast<int>(cli.get("warmup"));
+  timing.flush_l2 = true;
+  const double flops = gemm_flops(s.M, s.N, s.K);
+  const std::string gpu = probe_device(0).name;
+  std::printf("\nevery configuration at M=%d N=%d K=%d, median of %d runs (not checked here)\n",
+              s.M, s.N, s.K, timing.reps);
+  Table t({"#", "configuration", "ms", "TFLOP/s"});
+  for (int i = 0; i < static_cast<int>(names.size()); ++i) {
+    const double ms =
+        time_gpu([&] { run(i, s.M, s.N, s.K, A.data(), B.data(), C.data()); }, timing).median_ms;
+    t.add_row({std::to_string(i), names[i], fixed(ms, 3), fixed(tflops(flops, ms), 2)});
+    if (cli.on("json")) {
+      JsonLine()
+          .add("lesson", lesson)
+          .add("what", "sweep")
+          .add("kernel", names[i])
+          .add("M", s.M)
+          .add("ms", ms)
+          .add("tflops", tflops(flops, ms))
+          .add("gpu", gpu)
+          .print();
+    }
+  }
+  t.print();
+}
+
+}  // namespace
+
+void sweep_configurations(const Cli& cli, const std::string& lesson,
+                          const std::vector<std::string>& names, const ConfigRunner<float>& run) {
+  sweep_impl(cli, lesson, names, run);
+}
+
+void sweep_configurations(const Cli& cli, const std::string& lesson,
+                          const std::vector<std::string>& names, const ConfigRunner<bf16>& run) {
+  sweep_impl(cli, lesson, names, run);
 }
 
 int sgemm_exit_code(const std::vector<SgemmResult>& results) {

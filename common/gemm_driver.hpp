@@ -12,6 +12,7 @@
 #include "common/gemm.hpp"
 #include "common/gemm_check.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,20 @@ std::vector<SgemmResult> measure_sgemm_kernels(const Cli& cli, const std::string
 /// not of any tile); the JSON lines also carry "precision": "bf16".
 std::vector<SgemmResult> measure_bf16_kernels(const Cli& cli, const std::string& lesson,
                                               const std::vector<NamedBf16Gemm>& kernels);
+
+/// Configuration i of a lesson's compiled configurations: `run(i, M, N, K, A, B, C)` launches it
+/// on the given device matrices with alpha 1, beta 0.
+template <typename T>
+using ConfigRunner = std::function<void(int i, int M, int N, int K, const T* A, const T* B, T* C)>;
+
+/// `--sweep`: every one of `names` timed at the options' problem size on one set of random inputs,
+/// not checked (the lesson's checked kernels are measured by measure_*_kernels). Prints a table,
+/// and with --json one line per configuration ("what": "sweep").
+void sweep_configurations(const Cli& cli, const std::string& lesson,
+                          const std::vector<std::string>& names, const ConfigRunner<float>& run);
+/// The same for bf16 configurations (B is N x K).
+void sweep_configurations(const Cli& cli, const std::string& lesson,
+                          const std::vector<std::string>& names, const ConfigRunner<bf16>& run);
 
 /// kExitFailed when any checked kernel failed its check, kExitOk otherwise: a lesson program's
 /// exit code after measure_sgemm_kernels().

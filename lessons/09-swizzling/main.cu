@@ -95,45 +95,6 @@ void print_config_table(bool json, const std::string& gpu) {
   t.print();
 }
 
-// --sweep: every configuration timed at the problem size on one set of inputs, no checks.
-void sweep(const course::GemmShape& s, int reps, int warmup, bool json, const std::string& gpu) {
-  course::DeviceBuffer<float> A(course::random_matrix(s.M, s.K, course::derive_seed("sweep A")));
-  course::DeviceBuffer<float> B(course::random_matrix(s.K, s.N, course::derive_seed("sweep B")));
-  course::DeviceBuffer<float> C(static_cast<std::size_t>(s.M) * s.N);
-  course::TimingOptions timing;
-  timing.reps = reps;
-  timing.warmup = warmup;
-  timing.flush_l2 = true;
-  const double flops = course::gemm_flops(s.M, s.N, s.K);
-  std::printf("\nevery configuration at M=%d N=%d K=%d, median of %d runs (not checked here)\n",
-              s.M, s.N, s.K, reps);
-  course::Table t({"#", "configuration", "ms", "TFLOP/s"});
-  const auto& configs = lesson09::sgemm_configs();
-  for (int i = 0; i < static_cast<int>(configs.size()); ++i) {
-    const double ms =
-        course::time_gpu(
-            [&] {
-              lesson09::config_sgemm(i, s.M, s.N, s.K, 1.0f, A.data(), B.data(), 0.0f, C.data());
-            },
-            timing)
-            .median_ms;
-    t.add_row(
-        {std::to_string(i), configs[i].name, fixed(ms, 3), fixed(course::tflops(flops, ms), 2)});
-    if (json) {
-      course::JsonLine()
-          .add("lesson", "09")
-          .add("what", "sweep")
-          .add("kernel", configs[i].name)
-          .add("M", s.M)
-          .add("ms", ms)
-          .add("tflops", course::tflops(flops, ms))
-          .add("gpu", gpu)
-          .print();
-    }
-  }
-  t.print();
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -155,8 +116,13 @@ int main(int argc, char** argv) {
     std::printf("\nthe compiled configurations on %s\n", gpu.c_str());
     print_config_table(json, gpu);
     if (cli.on("sweep")) {
-      sweep(course::sgemm_shape_from(cli), static_cast<int>(cli.get("reps")),
-            static_cast<int>(cli.get("warmup")), json, gpu);
+      std::vector<std::string> names;
+      for (const auto& c : lesson09::sgemm_configs()) names.push_back(c.name);
+      course::sweep_configurations(
+          cli, "09", names,
+          [](int i, int M, int N, int K, const float* A, const float* B, float* C) {
+            lesson09::config_sgemm(i, M, N, K, 1.0f, A, B, 0.0f, C);
+          });
     }
 
     //! [kernels]

@@ -102,46 +102,6 @@ void print_config_table(bool json, const std::string& gpu) {
   t.print();
 }
 
-// --sweep: every configuration timed at the problem size on one set of inputs, no checks.
-void sweep(const course::GemmShape& s, int reps, int warmup, bool json, const std::string& gpu) {
-  using course::bf16;
-  course::DeviceBuffer<bf16> A(course::random_matrix_bf16(s.M, s.K, course::derive_seed("sw A")));
-  course::DeviceBuffer<bf16> B(course::random_matrix_bf16(s.N, s.K, course::derive_seed("sw B")));
-  course::DeviceBuffer<bf16> C(static_cast<std::size_t>(s.M) * s.N);
-  course::TimingOptions timing;
-  timing.reps = reps;
-  timing.warmup = warmup;
-  timing.flush_l2 = true;
-  const double flops = course::gemm_flops(s.M, s.N, s.K);
-  std::printf("\nevery configuration at M=%d N=%d K=%d, median of %d runs (not checked here)\n",
-              s.M, s.N, s.K, reps);
-  course::Table t({"#", "configuration", "ms", "TFLOP/s"});
-  const auto& configs = lesson10::mma_configs();
-  for (int i = 0; i < static_cast<int>(configs.size()); ++i) {
-    const double ms =
-        course::time_gpu(
-            [&] {
-              lesson10::config_gemm(i, s.M, s.N, s.K, 1.0f, A.data(), B.data(), 0.0f, C.data());
-            },
-            timing)
-            .median_ms;
-    t.add_row(
-        {std::to_string(i), configs[i].name, fixed(ms, 3), fixed(course::tflops(flops, ms), 1)});
-    if (json) {
-      course::JsonLine()
-          .add("lesson", "10")
-          .add("what", "sweep")
-          .add("kernel", configs[i].name)
-          .add("M", s.M)
-          .add("ms", ms)
-          .add("tflops", course::tflops(flops, ms))
-          .add("gpu", gpu)
-          .print();
-    }
-  }
-  t.print();
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -170,8 +130,12 @@ int main(int argc, char** argv) {
     std::printf("\nthe compiled configurations on %s\n", gpu.c_str());
     print_config_table(json, gpu);
     if (cli.on("sweep")) {
-      sweep(course::sgemm_shape_from(cli), static_cast<int>(cli.get("reps")),
-            static_cast<int>(cli.get("warmup")), json, gpu);
+      std::vector<std::string> names;
+      for (const auto& c : lesson10::mma_configs()) names.push_back(c.name);
+      course::sweep_configurations(
+          cli, "10", names,
+          [](int i, int M, int N, int K, const course::bf16* A, const course::bf16* B,
+             course::bf16* C) { lesson10::config_gemm(i, M, N, K, 1.0f, A, B, 0.0f, C); });
     }
 
     //! [kernels]

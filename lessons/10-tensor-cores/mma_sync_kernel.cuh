@@ -1,0 +1,462 @@
+// Lesson 10: the mma.sync GEMM's kernel, its launchers, configurations and checks. Given code,
+// included once, at the end of exercises/ and solutions/10-tensor-cores/mma_sync_gemm.cu: the
+// kernel calls your mma_stage, so this is compiled with it.
+#pragma once
+
+#include "mma_sync_config.cuh"
+
+namespace lesson10 {
+
+// ---- The kernel (given code) -------------------------------------------------------------------
+
+namespace {
+
+//! [kernel]
+template <class T>
+__global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
+    mma_sync_gemm_kernel(int M, int N, int K, float alpha, const bf16* __restrict__ A,
+                         const bf16* __restrict__ B, float beta, bf16* __restrict__ C, int tiles_m,
+                         int tiles_n) {
+  // Dynamic shared memory: STAGES x (A tile, B tile), later reused for C on its way out. More
+  // than 48 KB needs the launcher's opt-in (cudaFuncAttributeMaxDynamicSharedMemorySize).
+  extern __shared__ __align__(128) unsigned char smem[];
+  const std::uint32_t smem_u32 = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem));
+  int tile_m, tile_n;
+  block_tile(blockIdx.x, tiles_m, tiles_n, tile_m, tile_n);
+  const int row0 = tile_m * T::BM, col0 = tile_n * T::BN;
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  //! [kernel]
+
+  //! [copies]
+  // ---- The copies: thread tid copies chunk tid % kChunks (8 values of k) of rows tid / kChunks
+  // + i kCopyRows of A's and of B's tile. Rows past M or N and chunks past K become zeros
+  // (cp.async with a source size of 0, from an address that exists: A or B itself).
+  const int copy_row = tid / T::kChunks, copy_k = 8 * (tid % T::kChunks);
+  const std::uint32_t copy_dst = copy_offset<T>(tid);
+  const bf16* a_src = A + static_cast<std::size_t>(row0 + copy_row) * K + copy_k;
+  const bf16* b_src = B + static_cast<std::size_t>(col0 + copy_row) * K + copy_k;
+  std::uint32_t a_rows = 0, b_rows = 0;  // bit i: copy i's row lies inside A (B)
+#pragma unroll
+  for (int i = 0; i < T::kACopies; ++i) a_rows |= (row0 + copy_row + i * T::kCopyRows < M) << i;
+#pragma unroll
+  for (int i = 0; i < T::kBCopies; ++i) b_rows |= (col0 + copy_row + i * T::kCopyRows < N) << i;
+  const std::size_t pass = static_cast<std::size_t>(T::kCopyRows) * K;  // a pass's rows, in A
+  auto load = [&](int stage, int tile) {
+    const std::uint32_t dst = smem_u32 + stage * T::kStageBytes + copy_dst;
+    const bool k_in = tile * T::BK + copy_k < K;  // K % 8 == 0: a chunk is wholly in or out
+    const std::size_t k0 = static_cast<std::size_t>(tile) * T::BK;
+#pragma unroll
+    for (int i = 0; i < T::kACopies; ++i) {
+      const bool in = k_in && ((a_rows >> i) & 1);
+      cp_async_16(dst + i * T::kCopyRows * T::kRowBytes, in ? a_src + k0 + i * pass : A,
+                  in ? 16 : 0);
+    }
+#pragma unroll
+    for (int i = 0; i < T::kBCopies; ++i) {
+      const bool in = k_in && ((b_rows >> i) & 1);
+      cp_async_16(dst + T::kAStageBytes + i * T::kCopyRows * T::kRowBytes,
+                  in ? b_src + k0 + i * pass : B, in ? 16 : 0);
+    }
+  };
+  //! [copies]
+
+  //! [pipeline]
+  // ---- The lane's ldmatrix addresses, for every step of k of a stage, and the accumulators.
+  std::uint32_t a_off[T::KSTEPS], b_off[T::KSTEPS];
+#pragma unroll
+  for (int kk = 0; kk < T::KSTEPS; ++kk) {
+    a_off[kk] = a_ldmatrix_offset<T>(warp, lane, kk);
+    b_off[kk] = b_ldmatrix_offset<T>(warp, lane, kk);
+  }
+  float acc[T::MT][T::NT][4];
+#pragma unroll
+  for (int i = 0; i < T::MT; ++i)
+#pragma unroll
+    for (int j = 0; j < T::NT; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
+
+  // The pipeline (lesson 09): STAGES - 1 tiles in flight before the loop, one commit group each.
+  // At step t: wait until tile t has landed (STAGES - 2 younger groups may still fly), then one
+  // barrier, which makes every thread's copies of tile t visible to all and proves that every
+  // warp is done with tile t - 1, whose buffer the copies issued next overwrite.
+  const int k_tiles = (K + T::BK - 1) / T::BK;
+#pragma unroll
+  for (int s = 0; s < T::STAGES - 1; ++s) {
+    if (s < k_tiles) load(s, s);
+    cp_async_commit();  // an empty group past the end keeps the count uniform
+  }
+  int stage = 0;  // t % STAGES
+  for (int t = 0; t < k_tiles; ++t) {
+    cp_async_wait<T::STAGES - 2>();
+    __syncthreads();
+    if (t + T::STAGES - 1 < k_tiles) {
+      load(stage == 0 ? T::STAGES - 1 : stage - 1, t + T::STAGES - 1);
+    }
+    cp_async_commit();
+    mma_stage<T>(acc, smem_u32 + stage * T::kStageBytes, a_off, b_off);
+    stage = stage == T::STAGES - 1 ? 0 : stage + 1;
+  }
+  //! [pipeline]
+
+  //! [epilogue]
+  // ---- The epilogue. First every accumulator to its place in a bf16 tile of C in shared memory
+  // (alpha and beta applied in fp32, then one rounding): your C mapping says where, and the two
+  // values of a pair are neighbours in a row, one 4-byte store. Then the tile leaves in rows of
+  // 16-byte chunks, a warp writing 512 contiguous bytes of a row of C at a time.
+  cp_async_wait<0>();
+  __syncthreads();  // every warp is done with the pipeline's buffers, which now hold C
+  bf16* out = reinterpret_cast<bf16*>(smem);
+  const int warp_row = (warp / T::WARPS_N) * T::WM, warp_col = (warp % T::WARPS_N) * T::WN;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const FragmentCoord c = c_fragment_coord(lane, 2 * h);  // c_{2h} and, one column on, c_{2h+1}
+#pragma unroll
+    for (int i = 0; i < T::MT; ++i) {
+#pragma unroll
+      for (int j = 0; j < T::NT; ++j) {
+        const int r = warp_row + 16 * i + c.row, col = warp_col + 8 * j + c.col;
+        float v0 = alpha * acc[i][j][2 * h], v1 = alpha * acc[i][j][2 * h + 1];
+        if (beta != 0.0f && row0 + r < M) {
+          const bf16* old = C + static_cast<std::size_t>(row0 + r) * N + col0 + col;
+          if (col0 + col < N) v0 += beta * __bfloat162float(old[0]);
+          if (col0 + col + 1 < N) v1 += beta * __bfloat162float(old[1]);
+        }
+        *reinterpret_cast<__nv_bfloat162*>(out + r * T::kOutLd + col) =
+            __floats2bfloat162_rn(v0, v1);
+      }
+    }
+  }
+  __syncthreads();
+  const bool vec = N % 8 == 0;  // every row of C starts 16-byte aligned: whole chunks
+  constexpr int kRowChunks = T::BN / 8;
+#pragma unroll 4
+  for (int e = tid; e < T::BM * kRowChunks; e += T::kThreads) {
+    const int r = e / kRowChunks, col = 8 * (e % kRowChunks);
+    const int row = row0 + r;
+    if (row >= M || col0 + col >= N) continue;
+    const uint4 v = *reinterpret_cast<const uint4*>(out + r * T::kOutLd + col);
+    bf16* dst = C + static_cast<std::size_t>(row) * N + col0 + col;
+    if (vec) {
+      *reinterpret_cast<uint4*>(dst) = v;
+    } else {
+      // The last chunk of a row of an odd-sized C, one value at a time (the loop is unrolled,
+      // so that v stays in registers: a run-time index would put it in local memory).
+      const __nv_bfloat162 pairs[4] = {*reinterpret_cast<const __nv_bfloat162*>(&v.x),
+                                       *reinterpret_cast<const __nv_bfloat162*>(&v.y),
+                                       *reinterpret_cast<const __nv_bfloat162*>(&v.z),
+                                       *reinterpret_cast<const __nv_bfloat162*>(&v.w)};
+#pragma unroll
+      for (int q = 0; q < 8; ++q) {
+        if (col0 + col + q < N) dst[q] = q % 2 ? pairs[q / 2].y : pairs[q / 2].x;
+      }
+    }
+  }
+  //! [epilogue]
+}
+
+// ---- Launching
+// -----------------------------------------------------------------------------------
+
+//! [check_fragments]
+// Before the first launch, on the host: the kernel relies on your three mappings, so they are
+// checked once against what the hardware does. A stub throws course::NotImplemented here; a wrong
+// mapping is reported by the first element that breaks it instead of as a wrong C.
+//  - each is a bijection onto its matrix;
+//  - ldmatrix.x4, with every lane pointing where a_ldmatrix_offset / b_ldmatrix_offset point it,
+//    puts into each lane's registers exactly the elements the mapping says (the rows it points at
+//    start on a 16-byte chunk);
+//  - the two accumulators of a pair, c_{2h} and c_{2h+1}, are neighbours in a row, starting at
+//    an even column (the epilogue stores them as one 4-byte pair).
+std::string coord(const char* m, int lane, int i, FragmentCoord p) {
+  return std::string("lane ") + std::to_string(lane) + " " + m + std::to_string(i) + " at (" +
+         std::to_string(p.row) + ", " + std::to_string(p.col) + ")";
+}
+
+template <typename F>
+void check_bijection(const char* m, int rows, int cols, int elements, F f) {
+  std::vector<int> owner(rows * cols, -1);
+  for (int lane = 0; lane < 32; ++lane) {
+    for (int i = 0; i < elements; ++i) {
+      const FragmentCoord p = f(lane, i);
+      if (p.row < 0 || p.row >= rows || p.col < 0 || p.col >= cols) {
+        throw std::logic_error("fragment mapping: " + coord(m, lane, i, p) + " is outside the " +
+                               std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
+      }
+      int& o = owner[p.row * cols + p.col];
+      if (o >= 0) {
+        throw std::logic_error("fragment mapping: " + coord(m, lane, i, p) + " is also " +
+                               coord(m, o / elements, o % elements, p) +
+                               ": every element must have one owner");
+      }
+      o = lane * elements + i;
+    }
+  }
+}
+
+void check_fragments() {
+  static const bool checked = [] {
+    check_bijection("a", 16, 16, kAFragment, a_fragment_coord);
+    check_bijection("b", 16, 8, kBFragment, b_fragment_coord);
+    check_bijection("c", 16, 8, kCFragment, c_fragment_coord);
+    auto expect = [](const char* m, int lane, int i, FragmentCoord got, FragmentCoord want,
+                     const char* why) {
+      if (got.row != want.row || got.col != want.col) {
+        throw std::logic_error("fragment mapping: " + coord(m, lane, i, got) + ", but " + why +
+                               " puts (" + std::to_string(want.row) + ", " +
+                               std::to_string(want.col) + ") there");
+      }
+    };
+    for (int lane = 0; lane < 32; ++lane) {
+      for (int q = 0; q < 4; ++q) {
+        // ldmatrix: register q of `lane` holds row lane / 4 of matrix q, values 2 (lane % 4) and
+        // 2 (lane % 4) + 1; the lane pointing at that row points at element 2q of lane 4 (lane /
+        // 4) for A, element 2 (q % 2) of the same lane for B (tile q / 2).
+        const FragmentCoord a_row = a_fragment_coord(4 * (lane / 4), 2 * q);
+        const FragmentCoord b_row = b_fragment_coord(4 * (lane / 4), 2 * (q % 2));
+        if (a_row.col % 8 != 0 || b_row.row % 8 != 0) {
+          throw std::logic_error(
+              "fragment mapping: the rows ldmatrix loads must start on a 16-byte chunk; " +
+              (a_row.col % 8 ? coord("a", 4 * (lane / 4), 2 * q, a_row)
+                             : coord("b", 4 * (lane / 4), 2 * (q % 2), b_row)) +
+              " does not");
+        }
+        for (int h = 0; h < 2; ++h) {
+          expect("a", lane, 2 * q + h, a_fragment_coord(lane, 2 * q + h),
+                 {a_row.row, a_row.col + 2 * (lane % 4) + h}, "ldmatrix");
+          if (q < 2) {
+            expect("b", lane, 2 * q + h, b_fragment_coord(lane, 2 * q + h),
+                   {b_row.row + 2 * (lane % 4) + h, b_row.col}, "ldmatrix");
+          }
+        }
+      }
+      for (int h = 0; h < 2; ++h) {
+        const FragmentCoord c0 = c_fragment_coord(lane, 2 * h);
+        if (c0.col % 2 != 0) {
+          throw std::logic_error("fragment mapping: " + coord("c", lane, 2 * h, c0) +
+                                 ": the pair c" + std::to_string(2 * h) + ", c" +
+                                 std::to_string(2 * h + 1) + " must start at an even column");
+        }
+        expect("c", lane, 2 * h + 1, c_fragment_coord(lane, 2 * h + 1), {c0.row, c0.col + 1},
+               "the pair's other half");
+      }
+    }
+    return true;
+  }();
+  (void)checked;
+}
+//! [check_fragments]
+
+// Above 48 KB of dynamic shared memory a kernel must opt in, once per device.
+template <class T>
+void allow_smem() {
+  if (T::kSmemBytes <= 48 * 1024) return;
+  static std::mutex mutex;
+  static std::set<int> done;
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  std::lock_guard<std::mutex> lock(mutex);
+  if (done.count(device) == 0) {
+    CUDA_CHECK(cudaFuncSetAttribute(mma_sync_gemm_kernel<T>,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(T::kSmemBytes)));
+    done.insert(device);
+  }
+}
+
+//! [launch]
+template <class T>
+void run_tile(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
+  course::require_bf16_gemm_shape("mma_sync_gemm", M, N, K, 8, A, B, C);
+  require_bf16_tensor_cores("mma_sync_gemm");
+  check_fragments();
+  allow_smem<T>();
+  const int tiles_m = (M + T::BM - 1) / T::BM, tiles_n = (N + T::BN - 1) / T::BN;
+  mma_sync_gemm_kernel<T><<<tiles_m * tiles_n, T::kThreads, T::kSmemBytes>>>(
+      M, N, K, alpha, A, B, beta, C, tiles_m, tiles_n);
+  CHECK_LAUNCH();
+}
+//! [launch]
+
+template <class T>
+int blocks_per_sm() {
+  allow_smem<T>();
+  int blocks = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, mma_sync_gemm_kernel<T>,
+                                                           T::kThreads, T::kSmemBytes));
+  return blocks;
+}
+
+// The shared-memory accesses of one stage of configuration T (see config_shared_accesses).
+template <class T>
+std::vector<lesson09::SharedAccess> shared_accesses_of() {
+  lesson09::SharedAccess a_store{"A store (cp.async, 16 B)", 16, {}};
+  lesson09::SharedAccess b_store{"B store (cp.async, 16 B)", 16, {}};
+  lesson09::SharedAccess a_load{"A load (ldmatrix.x4)", 16, {}};
+  lesson09::SharedAccess b_load{"B load (ldmatrix.x4)", 16, {}};
+  for (int w = 0; w < T::kThreads / 32; ++w) {
+    lesson09::WarpAddresses addr{};
+    for (int i = 0; i < T::kACopies; ++i) {
+      for (int lane = 0; lane < 32; ++lane) {
+        const int tid = 32 * w + lane;
+        addr[lane] = tile_offset<T::kRowBytes, T::SWIZZLED>(tid / T::kChunks + i * T::kCopyRows,
+                                                            tid % T::kChunks);
+      }
+      a_store.warps.push_back(addr);
+    }
+    for (int i = 0; i < T::kBCopies; ++i) {
+      for (int lane = 0; lane < 32; ++lane) {
+        const int tid = 32 * w + lane;
+        addr[lane] = T::kAStageBytes + tile_offset<T::kRowBytes, T::SWIZZLED>(
+                                           tid / T::kChunks + i * T::kCopyRows, tid % T::kChunks);
+      }
+      b_store.warps.push_back(addr);
+    }
+    for (int kk = 0; kk < T::KSTEPS; ++kk) {
+      for (int i = 0; i < T::MT; ++i) {
+        for (int lane = 0; lane < 32; ++lane)
+          addr[lane] = a_ldmatrix_offset<T>(w, lane, kk) + i * T::k16RowsBytes;
+        a_load.warps.push_back(addr);
+      }
+      for (int j = 0; j < T::NT / 2; ++j) {
+        for (int lane = 0; lane < 32; ++lane)
+          addr[lane] = b_ldmatrix_offset<T>(w, lane, kk) + j * T::k16RowsBytes;
+        b_load.warps.push_back(addr);
+      }
+    }
+  }
+  return {a_store, b_store, a_load, b_load};
+}
+
+// ---- The configurations ----------------------------------------------------------------------
+
+struct Entry {
+  MmaConfig config;
+  void (*run)(int, int, int, float, const bf16*, const bf16*, float, bf16*);
+  int (*blocks_per_sm)();
+  std::vector<lesson09::SharedAccess> (*accesses)();
+};
+
+template <class T>
+Entry make_entry(int ladder_step = 0) {
+  Entry e;
+  MmaConfig& c = e.config;
+  c.bm = T::BM, c.bn = T::BN, c.bk = T::BK, c.warps_m = T::WARPS_M, c.warps_n = T::WARPS_N;
+  c.warp_m = T::WM, c.warp_n = T::WN, c.stages = T::STAGES, c.swizzled = T::SWIZZLED;
+  c.ladder_step = ladder_step, c.threads = T::kThreads, c.smem_bytes = T::kSmemBytes;
+  c.intensity = static_cast<double>(T::BM) * T::BN / (T::BM + T::BN);
+  c.name = std::to_string(T::BM) + "x" + std::to_string(T::BN) + "x" + std::to_string(T::BK) +
+           " w" + std::to_string(T::WM) + "x" + std::to_string(T::WN) + " s" +
+           std::to_string(T::STAGES) + (T::SWIZZLED ? " swizzled" : " plain");
+  c.kernel = reinterpret_cast<const void*>(&mma_sync_gemm_kernel<T>);
+  e.run = &run_tile<T>;
+  e.blocks_per_sm = &blocks_per_sm<T>;
+  e.accesses = &shared_accesses_of<T>;
+  return e;
+}
+
+//! [configs]
+// The ladder of the chapter, one change a step, and the tiles mma_sync_gemm chooses from. Four
+// warps of 64 x 64 a block and two blocks an SM: while one block waits at its barrier, the other
+// keeps the tensor cores busy (the sweep's 128 x 256 tiles, eight warps and one block, are slower).
+using Step1 = Tile<128, 128, 32, 2, 2, 2, false>;  // mma.sync + ldmatrix, 2 stages, plain tiles
+using Step2 = Tile<128, 128, 32, 2, 2, 2, true>;   // + swizzled tiles
+using Step3 = Tile<128, 128, 32, 2, 2, 4, true>;   // + 4 stages
+using Large = Tile<128, 128, 64, 2, 2, 3, true>;   // + 64 k a stage (128-byte rows): the headline
+using LargePlain = Tile<128, 128, 64, 2, 2, 3, false>;  // its twin without the swizzle
+using Middle = Tile<64, 128, 32, 2, 2, 4, true>;        // for grids too small for Large
+using Small = Tile<64, 64, 32, 2, 2, 4, true>;          // for grids too small for Middle
+
+const std::vector<Entry>& entries() {
+  static const std::vector<Entry> list = {
+      make_entry<Step1>(1),
+      make_entry<Step2>(2),
+      make_entry<Step3>(3),
+      make_entry<Large>(4),
+      make_entry<Middle>(),
+      make_entry<Small>(),
+      // Other tiles, depths and layouts, for the sweep (make lesson-10 ARGS=--sweep).
+      make_entry<LargePlain>(),
+      make_entry<Tile<128, 128, 32, 2, 2, 6, true>>(),
+      make_entry<Tile<128, 128, 64, 2, 2, 2, true>>(),
+      make_entry<Tile<128, 128, 32, 2, 4, 4, true>>(),
+      make_entry<Tile<128, 256, 32, 2, 4, 4, true>>(),
+      make_entry<Tile<128, 256, 64, 2, 4, 3, true>>(),
+      make_entry<Tile<256, 128, 64, 4, 2, 3, true>>(),
+  };
+  return list;
+}
+//! [configs]
+
+template <class T>
+int index_of() {
+  const auto& list = entries();
+  for (int i = 0; i < static_cast<int>(list.size()); ++i) {
+    if (list[i].config.kernel == reinterpret_cast<const void*>(&mma_sync_gemm_kernel<T>)) return i;
+  }
+  throw std::logic_error("lesson10: a configuration is missing from entries()");
+}
+
+const Entry& entry(int index, const char* who) {
+  const auto& list = entries();
+  if (index < 0 || index >= static_cast<int>(list.size())) {
+    throw std::invalid_argument(std::string(who) + ": no configuration " + std::to_string(index) +
+                                " (there are " + std::to_string(list.size()) + ")");
+  }
+  return list[index];
+}
+
+}  // namespace
+
+const std::vector<MmaConfig>& mma_configs() {
+  static const std::vector<MmaConfig> configs = [] {
+    std::vector<MmaConfig> c;
+    for (const Entry& e : entries()) c.push_back(e.config);
+    return c;
+  }();
+  return configs;
+}
+
+void config_gemm(int index, int M, int N, int K, float alpha, const bf16* A, const bf16* B,
+                 float beta, bf16* C) {
+  entry(index, "config_gemm").run(M, N, K, alpha, A, B, beta, C);
+}
+
+int config_blocks_per_sm(int index) {
+  return entry(index, "config_blocks_per_sm").blocks_per_sm();
+}
+
+std::vector<lesson09::SharedAccess> config_shared_accesses(int index) {
+  return entry(index, "config_shared_accesses").accesses();
+}
+
+int headline_config_index(bool swizzled) {
+  return swizzled ? index_of<Large>() : index_of<LargePlain>();
+}
+
+//! [choice]
+// The largest tile whose grid still gives (nearly) every SM a block: an SM without a block idles
+// for the whole kernel, which costs more than smaller tiles do.
+template <class T>
+long grid_blocks(int M, int N) {
+  return ((M + T::BM - 1L) / T::BM) * ((N + T::BN - 1L) / T::BN);
+}
+
+int mma_config_for(int M, int N) {
+  int device = 0, sms = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const long enough = (9L * sms) / 10;
+  if (grid_blocks<Large>(M, N) >= enough) return index_of<Large>();
+  if (grid_blocks<Middle>(M, N) >= enough) return index_of<Middle>();
+  return index_of<Small>();
+}
+//! [choice]
+
+void mma_sync_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
+                   bf16* C) {
+  course::require_bf16_gemm_shape("mma_sync_gemm", M, N, K, 8, A, B, C);
+  config_gemm(mma_config_for(M, N), M, N, K, alpha, A, B, beta, C);
+}
+
+}  // namespace lesson10

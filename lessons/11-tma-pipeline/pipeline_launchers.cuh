@@ -1,0 +1,282 @@
+// Lesson 11: the launchers of the Hopper GEMMs. Given code, compiled by exercises/ and solutions/
+// 11-tma-pipeline/pipeline_gemm.cu (which only include this file: it must be compiled with *your*
+// pipeline_exercises.cuh, so it cannot be compiled once for both). Include it from one file only.
+// Before its first launch a launcher checks your ring on the CPU model (ring_model.hpp) and your
+// expected byte count against the boxes it asks TMA for, so a protocol mistake is an error message,
+// not a hung GPU.
+#pragma once
+
+#include "pipeline_exercises.cuh"
+#include "ring_model.hpp"
+#include "specialized_gemm.cuh"
+#include "tensor_map.hpp"
+#include "tma_pipeline.hpp"
+#include "tma_wgmma_gemm.cuh"
+
+#include "common/check.hpp"
+#include "common/gemm.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+namespace lesson11 {
+
+std::string hopper_support_error(int device) {
+  cudaDeviceProp prop{};
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  if (prop.major == 9 && prop.minor == 0) return "";
+  return "lesson 11 needs compute capability 9.0 (Hopper: TMA, wgmma, setmaxnreg, compiled for "
+         "sm_90a); " +
+         std::string(prop.name) + " is " + std::to_string(prop.major) + "." +
+         std::to_string(prop.minor);
+}
+
+namespace {
+
+//! [ring_check]
+// Once per process: the GPU can run sm_90a code. Once per ring shape: the protocol is sound.
+void require_ready(const char* kernel, int stages, int consumer_warps, int block_m, int block_n) {
+  static std::mutex mutex;
+  static std::map<std::tuple<int, int, int, int>, std::string> checked;
+  std::lock_guard<std::mutex> lock(mutex);
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  static const std::string gpu_error = hopper_support_error(device);
+  if (!gpu_error.empty()) throw std::runtime_error(std::string(kernel) + ": " + gpu_error);
+  const auto key = std::make_tuple(stages, consumer_warps, block_m, block_n);
+  auto found = checked.find(key);
+  if (found == checked.end()) {
+    std::string why;
+    (void)make_smem_descriptor(0);  // a stub says "not implemented" here, on the host
+    const std::uint32_t boxes = static_cast<std::uint32_t>((block_m + block_n) * 64 * 2);
+    const std::uint32_t announced = stage_tx_bytes(block_m, block_n, 64);
+    if (announced != boxes) {
+      why = "stage_tx_bytes(" + std::to_string(block_m) + ", " + std::to_string(block_n) +
+            ", 64) is " + std::to_string(announced) + " but the stage's two TMA boxes bring " +
+            std::to_string(boxes) + " bytes: " +
+            (announced > boxes ? "the full barrier would never complete (a hang)"
+                               : "the full barrier would complete before the data landed");
+    } else {
+      why = check_ring_protocol(compiled::ring_protocol(), stages, consumer_warps, 4 * stages + 3);
+    }
+    found = checked.emplace(key, why).first;
+  }
+  if (!found->second.empty()) {
+    throw std::logic_error(std::string(kernel) +
+                           ": the ring's protocol is wrong: " + found->second);
+  }
+}
+//! [ring_check]
+
+// Encoding a tensor map takes microseconds; the timing loops call a launcher with the same
+// matrices again and again, so maps are kept by (address, shape, box).
+const CUtensorMap* tensor_map(const void* base, int rows, int cols, int box_rows, int box_cols) {
+  static std::mutex mutex;
+  static std::map<std::tuple<const void*, int, int, int, int>, CUtensorMap> maps;
+  std::lock_guard<std::mutex> lock(mutex);
+  const auto key = std::make_tuple(base, rows, cols, box_rows, box_cols);
+  auto found = maps.find(key);
+  if (found == maps.end()) {
+    if (maps.size() > 64) maps.clear();  // freed and reused addresses must not pile up
+    found = maps.emplace(key, make_tensor_map_2d(base, rows, cols, box_rows, box_cols)).first;
+  }
+  return &found->second;
+}
+
+int sm_count() {
+  static const int count = [] {
+    int device = 0, n = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device));
+    return n;
+  }();
+  return count;
+}
+
+GemmParams make_params(int M, int N, int K, float alpha, float beta, bf16* C, int block_m,
+                       int block_n, int consumer_warps) {
+  GemmParams p;
+  p.M = M, p.N = N, p.K = K, p.alpha = alpha, p.beta = beta, p.C = C;
+  p.tiles_m = (M + block_m - 1) / block_m;
+  p.tiles_n = (N + block_n - 1) / block_n;
+  p.group = 8;
+  p.stage_bytes = stage_tx_bytes(block_m, block_n, 64);
+  p.empty_arrivals = empty_barrier_arrivals(consumer_warps);
+  return p;
+}
+
+template <class Cfg>
+void launch_tma_wgmma(const char* name, int M, int N, int K, float alpha, const bf16* A,
+                      const bf16* B, float beta, bf16* C) {
+  course::require_bf16_gemm_shape(name, M, N, K, 8, A, B, C);
+  course::require_gemm_shape(name, M, N, K, (static_cast<long>(M) + 63) / 64);
+  require_ready(name, Cfg::kStages, 4, 64, Cfg::kBlockN);
+  const GemmParams p = make_params(M, N, K, alpha, beta, C, 64, Cfg::kBlockN, 4);
+  static const bool configured = [] {
+    CUDA_CHECK(cudaFuncSetAttribute(tma_wgmma_kernel<Cfg>,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes));
+    return true;
+  }();
+  (void)configured;
+  const dim3 grid(p.tiles_n, p.tiles_m);
+  tma_wgmma_kernel<Cfg><<<grid, Cfg::kThreads, Cfg::kSmemBytes>>>(
+      *tensor_map(A, M, K, 64, 64), *tensor_map(B, N, K, Cfg::kBlockN, 64), p);
+  CHECK_LAUNCH();
+}
+
+template <class Cfg>
+void launch_specialized(const char* name, bool persistent, int M, int N, int K, float alpha,
+                        const bf16* A, const bf16* B, float beta, bf16* C) {
+  constexpr int CL = Cfg::kCluster;
+  // Every consumer warp of the cluster releases every block's copy of a stage.
+  constexpr int releasing_warps = CL * 4 * Cfg::kConsumers;
+  course::require_bf16_gemm_shape(name, M, N, K, 8, A, B, C);
+  require_ready(name, Cfg::kStages, releasing_warps, Cfg::kBlockM, Cfg::kBlockN);
+  GemmParams p = make_params(M, N, K, alpha, beta, C, Cfg::kBlockM, Cfg::kBlockN, releasing_warps);
+  p.group = 8 / CL;  // bands of 8 tile rows, counted in cluster tiles
+  static const bool configured = [] {
+    CUDA_CHECK(cudaFuncSetAttribute(specialized_gemm_kernel<Cfg>,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes));
+    return true;
+  }();
+  (void)configured;
+  const int cluster_tiles = (p.tiles_m + CL - 1) / CL * p.tiles_n;
+  // The TMA store's map needs a row stride that is a multiple of 16 bytes (N % 8 == 0); the
+  // kernel without a TMA store never reads it, and gets A's map in its place.
+  const CUtensorMap* map_c =
+      Cfg::kTmaStore ? tensor_map(C, M, N, 64, 64) : tensor_map(A, M, K, Cfg::kBlockM, 64);
+  const CUtensorMap& map_a = *tensor_map(A, M, K, Cfg::kBlockM, 64);
+  const CUtensorMap& map_b = *tensor_map(B, N, K, Cfg::kBlockN / CL, 64);
+  if constexpr (CL == 1) {
+    //! [persistent_grid]
+    // Persistent: one block per SM (the shared memory allows no more), each walking many tiles.
+    const int blocks = persistent ? std::min(cluster_tiles, sm_count()) : cluster_tiles;
+    specialized_gemm_kernel<Cfg>
+        <<<blocks, Cfg::kThreads, Cfg::kSmemBytes>>>(map_a, map_b, *map_c, p);
+    //! [persistent_grid]
+  } else {
+    cudaLaunchConfig_t config{};
+    cudaLaunchAttribute cluster{};
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = CL;
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    config.blockDim = dim3(Cfg::kThreads);
+    config.dynamicSmemBytes = Cfg::kSmemBytes;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    // Persistent: as many clusters as can be resident at once. A cluster's blocks must sit in one
+    // GPC, so on a GPC with an odd number of free SMs one stays idle.
+    static const int resident_clusters = [&] {
+      cudaLaunchConfig_t probe = config;
+      probe.gridDim = dim3(sm_count() / CL * CL);
+      int n = 0;
+      CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, specialized_gemm_kernel<Cfg>, &probe));
+      return n > 0 ? n : sm_count() / CL;
+    }();
+    const int clusters = persistent ? std::min(cluster_tiles, resident_clusters) : cluster_tiles;
+    config.gridDim = dim3(clusters * CL);
+    CUDA_CHECK(cudaLaunchKernelEx(&config, specialized_gemm_kernel<Cfg>, map_a, map_b, *map_c, p));
+  }
+  CHECK_LAUNCH();
+}
+
+//! [configs]
+using OneStage = TmaWgmmaConfig<128, 1>;
+using FourStages = TmaWgmmaConfig<128, 4>;
+using Specialized = SpecializedConfig<128, 256, 4, false>;
+using StagedStore = SpecializedConfig<128, 256, 3, true>;
+using Clustered = SpecializedConfig<128, 256, 3, true, 2>;
+using ClusteredDirect = SpecializedConfig<128, 256, 4, false, 2>;
+using ClusteredPoll = SpecializedConfig<128, 256, 3, true, 2, ptx::Wait::kPoll>;
+//! [configs]
+
+}  // namespace
+
+void tma_wgmma_1stage_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B,
+                           float beta, bf16* C) {
+  launch_tma_wgmma<OneStage>("tma_wgmma_1stage_gemm", M, N, K, alpha, A, B, beta, C);
+}
+
+void tma_wgmma_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
+                    bf16* C) {
+  launch_tma_wgmma<FourStages>("tma_wgmma_gemm", M, N, K, alpha, A, B, beta, C);
+}
+
+void specialized_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
+                      bf16* C) {
+  launch_specialized<Specialized>("specialized_gemm", false, M, N, K, alpha, A, B, beta, C);
+}
+
+void persistent_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
+                     bf16* C) {
+  launch_specialized<Specialized>("persistent_gemm", true, M, N, K, alpha, A, B, beta, C);
+}
+
+//! [headline]
+void hopper_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
+                 bf16* C) {
+  if (N % 8 == 0) {
+    launch_specialized<StagedStore>("hopper_gemm", true, M, N, K, alpha, A, B, beta, C);
+  } else {
+    launch_specialized<Specialized>("hopper_gemm", true, M, N, K, alpha, A, B, beta, C);
+  }
+}
+//! [headline]
+
+void clustered_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
+                    bf16* C) {
+  if (N % 8 == 0) {
+    launch_specialized<Clustered>("clustered_gemm", true, M, N, K, alpha, A, B, beta, C);
+  } else {
+    launch_specialized<ClusteredDirect>("clustered_gemm", true, M, N, K, alpha, A, B, beta, C);
+  }
+}
+
+namespace compiled {
+std::uint64_t make_smem_descriptor(std::uint32_t smem_address) {
+  return lesson11::make_smem_descriptor(smem_address);
+}
+std::uint32_t stage_tx_bytes(int block_m, int block_n, int block_k) {
+  return lesson11::stage_tx_bytes(block_m, block_n, block_k);
+}
+RingProtocol ring_protocol() {
+  return RingProtocol{[](int it, int stages) { return producer_slot(it, stages); },
+                      [](int it, int stages) { return consumer_slot(it, stages); },
+                      [](int warps) { return empty_barrier_arrivals(warps); }};
+}
+}  // namespace compiled
+
+const std::vector<Rung>& variants() {
+  static const std::vector<Rung> list = {
+      {"clustered_gemm", "clusters of 2 sharing B by TMA multicast", &clustered_gemm},
+      {"clustered, polling waits", "clustered_gemm waiting with test_wait, never suspended",
+       [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
+         launch_specialized<ClusteredPoll>("clustered_poll", true, M, N, K, alpha, A, B, beta, C);
+       }},
+      {"hopper_gemm, one tile per block", "the headline without the persistent grid",
+       [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
+         launch_specialized<StagedStore>("staged", false, M, N, K, alpha, A, B, beta, C);
+       }},
+  };
+  return list;
+}
+
+const std::vector<Rung>& rungs() {
+  static const std::vector<Rung> ladder = {
+      {"tma_wgmma_1stage_gemm", "TMA + mbarrier + wgmma, one stage", &tma_wgmma_1stage_gemm},
+      {"tma_wgmma_gemm", "4 stages in flight", &tma_wgmma_gemm},
+      {"specialized_gemm", "producer/consumer warpgroups, 128x256", &specialized_gemm},
+      {"persistent_gemm", "persistent grid, tiles in bands", &persistent_gemm},
+      {"hopper_gemm", "epilogue through shared memory + TMA store", &hopper_gemm},
+  };
+  return ladder;
+}
+
+}  // namespace lesson11
