@@ -20,6 +20,7 @@ struct GemmParams {
   std::uint32_t empty_arrivals = 0;  ///< empty_barrier_arrivals() of the kernel, from the host
 };
 
+//! [accum_layout]
 // Where accumulator i of a thread of a warpgroup's m64nN wgmma sits in the 64 x N result (PTX ISA,
 // "wgmma D matrix fragment"): warp w owns rows 16w..16w+15; each group of 8 columns is laid out
 // like mma.sync's 16 x 8 C fragment: lane l holds rows l/4 and l/4 + 8, columns 2(l%4) and +1.
@@ -27,6 +28,7 @@ __device__ inline int accum_row(int i, int warp, int lane) {
   return 16 * warp + lane / 4 + ((i & 2) ? 8 : 0);
 }
 __device__ inline int accum_col(int i, int lane) { return 8 * (i / 4) + 2 * (lane % 4) + (i & 1); }
+//! [accum_layout]
 
 // alpha * acc + beta * C(row, col), C read only when beta != 0 and the element exists.
 __device__ inline float scaled(float acc, const GemmParams& p, int row, int col) {
@@ -71,6 +73,7 @@ __device__ void stage_accumulators_impl(const ptx::WgmmaAccum<N>& acc, const Gem
   // j % 8, XORed with r % 8 = (lane / 4) % 8, and the pair's byte in its chunk is 4 (lane % 4).
   // 32-bit shared addresses (st.shared) rather than generic pointers: 8 base registers, one per
   // XOR pattern, and every other part of an offset an immediate.
+  //! [stage_store]
   const std::uint32_t base =
       ptx::smem_addr(staging) + (16 * warp + lane / 4) * 128 + 4 * (lane % 4);
   const int row_xor = (lane / 4) & 7;
@@ -87,6 +90,7 @@ __device__ void stage_accumulators_impl(const ptx::WgmmaAccum<N>& acc, const Gem
     __nv_bfloat162 pair = __floats2bfloat162_rn(v0, v1);
     ptx::st_shared_b32(base + offset, *reinterpret_cast<std::uint32_t*>(&pair));
   }
+  //! [stage_store]
 }
 
 template <int N>

@@ -25,6 +25,7 @@ __device__ inline void st_shared_b32(std::uint32_t address, std::uint32_t value)
   asm volatile("st.shared.b32 [%0], %1;" ::"r"(address), "r"(value));
 }
 
+//! [mbarrier]
 // ---- mbarrier: a barrier in shared memory that counts arrivals and bytes -----------------------
 // It completes a phase when `count` threads have arrived and every byte announced with
 // expect_tx has landed; the phase bit then flips (0, 1, 0, ...). Waiting names the parity of the
@@ -50,6 +51,7 @@ __device__ inline void mbarrier_arrive_expect_tx(std::uint64_t* bar, std::uint32
 __device__ inline void mbarrier_arrive(std::uint64_t* bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(bar)) : "memory");
 }
+//! [mbarrier]
 
 // How a thread waits on an mbarrier.
 enum class Wait {
@@ -90,6 +92,7 @@ __device__ inline bool mbarrier_test(std::uint64_t* bar, std::uint32_t parity) {
   return done != 0;
 }
 
+//! [mbarrier_wait]
 // Waits for the phase of parity `parity`. A protocol error (a wrong parity, too few arrivals, a
 // wrong expected byte count) would otherwise hang the GPU for good: after many seconds of waiting
 // this traps, so the launch fails with an error ("unspecified launch failure") instead, which the
@@ -101,8 +104,10 @@ __device__ inline void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity) {
     if (tries == (1u << 28)) __trap();
   }
 }
+//! [mbarrier_wait]
 
 // ---- TMA: the copy engine moves whole tiles described by a tensor map ----------------------------
+//! [tma_load]
 // Loads the box at (x = column, y = row) of `map` into shared memory at `dst` and counts its
 // bytes on `bar`. Parts of the box outside the tensor arrive as zeros (and still count).
 __device__ inline void tma_load_2d(void* dst, const CUtensorMap* map, std::uint64_t* bar, int x,
@@ -113,6 +118,7 @@ __device__ inline void tma_load_2d(void* dst, const CUtensorMap* map, std::uint6
       "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_addr(bar)), "r"(x), "r"(y)
       : "memory");
 }
+//! [tma_load]
 
 // The same box, delivered to the same shared-memory offset in every block of the cluster named in
 // `cta_mask` (bit r: the block of rank r), and counted on the barrier at `bar`'s offset in each of
@@ -127,6 +133,7 @@ __device__ inline void tma_load_2d_multicast(void* dst, const CUtensorMap* map, 
       : "memory");
 }
 
+//! [tma_store]
 // Stores the shared-memory tile at `src` to the box at (x, y) of `map`. Elements outside the
 // tensor are not written: ragged edges need no code.
 __device__ inline void tma_store_2d(const CUtensorMap* map, const void* src, int x, int y) {
@@ -151,6 +158,7 @@ __device__ inline void tma_store_wait_all() { asm volatile("cp.async.bulk.wait_g
 __device__ inline void fence_proxy_async_smem() {
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 }
+//! [tma_store]
 
 // Tells the memory system that the map in parameter space will be read by TMA soon.
 __device__ inline void prefetch_tensor_map(const CUtensorMap* map) {
@@ -180,6 +188,7 @@ __device__ inline void cluster_sync() {
           : "memory");
 }
 
+//! [remote_arrive]
 // One arrival on the barrier at `bar`'s offset in the shared memory of the cluster's block `rank`.
 // Default (.cta) semantics: the arrival only says "this stage may be refilled", and what made that
 // true (the wgmmas' reads of it) is already complete; a .release.cluster arrival would first wait
@@ -194,7 +203,9 @@ __device__ inline void mbarrier_arrive_cluster(std::uint64_t* bar, std::uint32_t
       "r"(rank)
       : "memory");
 }
+//! [remote_arrive]
 
+//! [setmaxnreg]
 // ---- setmaxnreg: move registers between warpgroups ---------------------------------------------
 // The producer needs few registers, the consumers' accumulators need many: the producer gives
 // registers back to the SM's pool and the consumers take them.
@@ -206,8 +217,10 @@ template <int kRegs>
 __device__ inline void setmaxnreg_inc() {
   asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(kRegs));
 }
+//! [setmaxnreg]
 
 // ---- wgmma: a warpgroup's asynchronous matrix multiply-accumulate -------------------------------
+//! [wgmma_sync]
 // Before the first wgmma that uses accumulator registers written by ordinary instructions.
 __device__ inline void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 // Closes the group of wgmmas issued so far.
@@ -219,6 +232,7 @@ template <int kPending>
 __device__ inline void wgmma_wait() {
   asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(kPending) : "memory");
 }
+//! [wgmma_sync]
 
 // The accumulators of one m64nNk16 wgmma, per thread: N / 2 floats.
 template <int N>
@@ -237,6 +251,7 @@ __device__ void wgmma_m64k16(WgmmaAccum<N>& acc, std::uint64_t desc_a, std::uint
   "+f"(acc.d[i + 0]), "+f"(acc.d[i + 1]), "+f"(acc.d[i + 2]), "+f"(acc.d[i + 3]),        \
       "+f"(acc.d[i + 4]), "+f"(acc.d[i + 5]), "+f"(acc.d[i + 6]), "+f"(acc.d[i + 7])
 
+//! [wgmma_n128]
 template <>
 __device__ inline void wgmma_m64k16<128>(WgmmaAccum<128>& acc, std::uint64_t desc_a,
                                          std::uint64_t desc_b, int scale_d) {
@@ -256,6 +271,7 @@ __device__ inline void wgmma_m64k16<128>(WgmmaAccum<128>& acc, std::uint64_t des
         LESSON11_WGMMA_REGS_8(48), LESSON11_WGMMA_REGS_8(56)
       : "l"(desc_a), "l"(desc_b), "r"(scale_d));
 }
+//! [wgmma_n128]
 
 template <>
 __device__ inline void wgmma_m64k16<256>(WgmmaAccum<256>& acc, std::uint64_t desc_a,

@@ -34,6 +34,7 @@ struct RingProtocol {
 /// An mbarrier as the PTX ISA describes it: a phase completes when the expected arrivals are in;
 /// waiting for parity P succeeds once the phase of parity P has completed, which is when the
 /// current phase's parity differs from P.
+//! [model_barrier]
 struct ModelBarrier {
   std::uint32_t expected = 1, arrived = 0, phase = 0;
   bool passed(std::uint32_t parity) const { return (phase & 1u) != parity; }
@@ -44,6 +45,7 @@ struct ModelBarrier {
     }
   }
 };
+//! [model_barrier]
 
 /// Plays `iterations` k-blocks through a ring of `stages` stages with `consumer_warps` consumer
 /// warps, in the order `schedule` picks (true: the producer tries a step, false: the consumers

@@ -11,6 +11,7 @@ namespace lesson11 {
 
 namespace {
 
+//! [entry_point]
 PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
   static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
     void* p = nullptr;
@@ -25,11 +26,13 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
   }();
   return fn;
 }
+//! [entry_point]
 
 }  // namespace
 
 CUtensorMap make_tensor_map_2d(const void* base, std::uint64_t rows, std::uint64_t cols,
                                std::uint32_t box_rows, std::uint32_t box_cols) {
+  //! [encode]
   CUtensorMap map{};
   // Dimension 0 is the innermost (contiguous) one: the columns.
   const cuuint64_t dims[2] = {cols, rows};
@@ -40,6 +43,7 @@ CUtensorMap make_tensor_map_2d(const void* base, std::uint64_t rows, std::uint64
       &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void*>(base), dims, strides, box,
       element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  //! [encode]
   if (r != CUDA_SUCCESS) {
     throw course::CudaError("cuTensorMapEncodeTiled failed (CUresult " + std::to_string(r) +
                             ") for a " + std::to_string(rows) + " x " + std::to_string(cols) +

@@ -15,6 +15,7 @@ struct TileCoord {
 /// tile rows: down a band's column, then the next column, then the next band. The tiles that
 /// run at the same time then share a few rows of A and a few columns of B, which stay in L2,
 /// instead of sweeping one whole row of tiles across all of B.
+//! [grouped_tile]
 COURSE_HD inline TileCoord grouped_tile(int t, int tiles_m, int tiles_n, int group) {
   const int band_tiles = group * tiles_n;
   const int band = t / band_tiles;
@@ -23,5 +24,6 @@ COURSE_HD inline TileCoord grouped_tile(int t, int tiles_m, int tiles_n, int gro
   const int in_band = t - band * band_tiles;
   return TileCoord{first_m + in_band % rows, in_band / rows};
 }
+//! [grouped_tile]
 
 }  // namespace lesson11

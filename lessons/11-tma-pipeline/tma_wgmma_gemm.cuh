@@ -14,6 +14,7 @@
 
 namespace lesson11 {
 
+//! [tma_wgmma_config]
 template <int BN, int STAGES>
 struct TmaWgmmaConfig {
   static constexpr int kBlockM = 64, kBlockN = BN, kBlockK = 64, kStages = STAGES;
@@ -21,6 +22,7 @@ struct TmaWgmmaConfig {
   static constexpr int kATileBytes = 64 * kBlockK * 2, kBTileBytes = BN * kBlockK * 2;
   static constexpr int kSmemBytes = 1024 + STAGES * (kATileBytes + kBTileBytes) + STAGES * 8;
 };
+//! [tma_wgmma_config]
 
 template <class Cfg>
 __global__ void __launch_bounds__(128)
