@@ -222,11 +222,14 @@ def cmd_sass(args, lesson):
     shown = [n for n in names if lesson_ns in pretty[n]] or names
     cols = [c for c, _ in SASS_CLASSES if any(kernels[n][c] for n in shown)]
     print(f"SASS of lesson {lesson.num}'s kernels ({Path(exe).name}): static instruction counts")
-    head = f"{'kernel':<60}{'total':>7}" + "".join(f"{c:>11}" for c in cols)
+    width = max([24] + [len(short_kernel_name(pretty[n])) for n in shown]) + 2
+    head = f"{'kernel':<{width}}{'total':>7}" + "".join(f"{c:>11}" for c in cols)
     print(head + "\n" + "-" * len(head))
     for n in shown:
-        label = short_kernel_name(pretty[n])[:58]
-        print(f"{label:<60}{kernels[n]['total']:>7}" + "".join(f"{kernels[n][c]:>11}" for c in cols))
+        label = short_kernel_name(pretty[n])
+        print(f"{label:<{width}}{kernels[n]['total']:>7}" + "".join(f"{kernels[n][c]:>11}" for c in cols))
+    if "LDL/STL" not in cols:
+        print("LDL/STL: none in any kernel (nothing spilled to local memory)")
     return 0
 
 

@@ -195,6 +195,19 @@ using StagedStore = SpecializedConfig<128, 256, 3, true>;
 using Clustered = SpecializedConfig<128, 256, 3, true, 2>;
 using ClusteredDirect = SpecializedConfig<128, 256, 4, false, 2>;
 using ClusteredPoll = SpecializedConfig<128, 256, 3, true, 2, ptx::Wait::kPoll>;
+using ClusteredPollDirect = SpecializedConfig<128, 256, 4, false, 2, ptx::Wait::kPoll>;
+
+// The TMA store needs N % 8 == 0 (a 16-byte row stride for C's tensor map): other N take the
+// register epilogue, with the stage it frees.
+template <class WithTmaStore, class WithRegisterEpilogue>
+void launch_for_n(const char* name, bool persistent, int M, int N, int K, float alpha,
+                  const bf16* A, const bf16* B, float beta, bf16* C) {
+  if (N % 8 == 0) {
+    launch_specialized<WithTmaStore>(name, persistent, M, N, K, alpha, A, B, beta, C);
+  } else {
+    launch_specialized<WithRegisterEpilogue>(name, persistent, M, N, K, alpha, A, B, beta, C);
+  }
+}
 //! [configs]
 
 }  // namespace
@@ -222,21 +235,12 @@ void persistent_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16
 //! [headline]
 void hopper_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                  bf16* C) {
-  if (N % 8 == 0) {
-    launch_specialized<StagedStore>("hopper_gemm", true, M, N, K, alpha, A, B, beta, C);
-  } else {
-    launch_specialized<Specialized>("hopper_gemm", true, M, N, K, alpha, A, B, beta, C);
-  }
+  launch_for_n<StagedStore, Specialized>("hopper_gemm", true, M, N, K, alpha, A, B, beta, C);
 }
-//! [headline]
 
 void clustered_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                     bf16* C) {
-  if (N % 8 == 0) {
-    launch_specialized<Clustered>("clustered_gemm", true, M, N, K, alpha, A, B, beta, C);
-  } else {
-    launch_specialized<ClusteredDirect>("clustered_gemm", true, M, N, K, alpha, A, B, beta, C);
-  }
+  launch_for_n<Clustered, ClusteredDirect>("clustered_gemm", true, M, N, K, alpha, A, B, beta, C);
 }
 
 namespace compiled {
@@ -258,11 +262,13 @@ const std::vector<Rung>& variants() {
       {"clustered_gemm", "clusters of 2 sharing B by TMA multicast", &clustered_gemm},
       {"clustered, polling waits", "clustered_gemm waiting with test_wait, never suspended",
        [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
-         launch_specialized<ClusteredPoll>("clustered_poll", true, M, N, K, alpha, A, B, beta, C);
+         launch_for_n<ClusteredPoll, ClusteredPollDirect>("clustered_poll", true, M, N, K, alpha, A,
+                                                          B, beta, C);
        }},
       {"hopper_gemm, one tile per block", "the headline without the persistent grid",
        [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
-         launch_specialized<StagedStore>("staged", false, M, N, K, alpha, A, B, beta, C);
+         launch_for_n<StagedStore, Specialized>("hopper_gemm_one_tile", false, M, N, K, alpha, A, B,
+                                                beta, C);
        }},
   };
   return list;
