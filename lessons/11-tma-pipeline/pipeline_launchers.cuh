@@ -197,6 +197,7 @@ using ClusteredDirect = SpecializedConfig<128, 256, 4, false, 2>;
 using ClusteredPoll = SpecializedConfig<128, 256, 3, true, 2, ptx::Wait::kPoll>;
 using ClusteredPollDirect = SpecializedConfig<128, 256, 4, false, 2, ptx::Wait::kPoll>;
 
+//! [choose_epilogue]
 // The TMA store needs N % 8 == 0 (a 16-byte row stride for C's tensor map): other N take the
 // register epilogue, with the stage it frees.
 template <class WithTmaStore, class WithRegisterEpilogue>
@@ -208,6 +209,7 @@ void launch_for_n(const char* name, bool persistent, int M, int N, int K, float 
     launch_specialized<WithRegisterEpilogue>(name, persistent, M, N, K, alpha, A, B, beta, C);
   }
 }
+//! [choose_epilogue]
 //! [configs]
 
 }  // namespace
@@ -237,6 +239,7 @@ void hopper_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B,
                  bf16* C) {
   launch_for_n<StagedStore, Specialized>("hopper_gemm", true, M, N, K, alpha, A, B, beta, C);
 }
+//! [headline]
 
 void clustered_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                     bf16* C) {
