@@ -66,7 +66,7 @@ build: configure
 test: build
 	@cd $(BUILD) && ctest --label-exclude grade --output-on-failure -j $(JOBS); status=$$?; \
 	grep -h "^SKIPPED: " Testing/Temporary/LastTest.log 2>/dev/null | sort | uniq -c \
-	  | sed 's/^ *\([0-9]*\) SKIPPED: /skipped \1 GPU test(s): /'; \
+	  | sed 's/^ *\([0-9]*\) SKIPPED: /skipped \1 test(s): /'; \
 	exit $$status
 
 list:
