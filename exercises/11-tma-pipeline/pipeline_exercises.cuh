@@ -24,7 +24,7 @@
 
 namespace lesson11 {
 
-// ---- Task 1: the shared-memory matrix descriptor --------------------------------------------------
+// ---- Task 1: the shared-memory matrix descriptor ------------------------------------------------
 // A wgmma operand in shared memory is described by 64 bits (PTX ISA, "Matrix Descriptor Format"):
 //   bits  0-13  start address        (the shared-memory byte address >> 4)
 //   bits 16-29  leading byte offset  (>> 4; unused for K-major tiles with a 128-byte swizzle: 1)
@@ -48,7 +48,7 @@ COURSE_HD inline std::uint64_t make_smem_descriptor(std::uint32_t smem_address) 
   //! [make_smem_descriptor]
 }
 
-// ---- Task 2: the ring ------------------------------------------------------------------------------
+// ---- Task 2: the ring ---------------------------------------------------------------------------
 // The producer fills a ring of `stages` shared-memory stages with TMA; the consumers multiply out
 // of them. Each stage has two mbarriers: "full" (the producer announced the bytes and TMA
 // delivered them) and "empty" (every consumer warp is done reading it). k-blocks are numbered

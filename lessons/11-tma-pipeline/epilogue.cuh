@@ -27,7 +27,9 @@ struct GemmParams {
 __device__ inline int accum_row(int i, int warp, int lane) {
   return 16 * warp + lane / 4 + ((i & 2) ? 8 : 0);
 }
-__device__ inline int accum_col(int i, int lane) { return 8 * (i / 4) + 2 * (lane % 4) + (i & 1); }
+__device__ inline int accum_col(int i, int lane) {
+  return 8 * (i / 4) + 2 * (lane % 4) + (i & 1);
+}
 //! [accum_layout]
 
 // alpha * acc + beta * C(row, col), C read only when beta != 0 and the element exists.
@@ -44,7 +46,8 @@ __device__ inline float scaled(float acc, const GemmParams& p, int row, int col)
 template <int N>
 __device__ void store_accumulators(const ptx::WgmmaAccum<N>& acc, const GemmParams& p, int row0,
                                    int col0, int warp, int lane) {
-  // A pair can be stored as one bf16x2 when N is even: then every (row, even col) is 4-byte aligned.
+  // A pair can be stored as one bf16x2 when N is even: then every (row, even col) is 4-byte
+  // aligned.
   const bool pairs = (p.N % 2) == 0;
 #pragma unroll
   for (int i = 0; i < N / 2; i += 2) {

@@ -12,7 +12,7 @@
 
 namespace lesson11::ptx {
 
-// ---- shared-memory addresses ---------------------------------------------------------------------
+// ---- shared-memory addresses --------------------------------------------------------------------
 // PTX's shared-memory operands are 32-bit offsets in the block's shared window, not generic
 // pointers.
 __device__ inline std::uint32_t smem_addr(const void* p) {
@@ -106,7 +106,7 @@ __device__ inline void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity) {
 }
 //! [mbarrier_wait]
 
-// ---- TMA: the copy engine moves whole tiles described by a tensor map ----------------------------
+// ---- TMA: the copy engine moves whole tiles described by a tensor map ---------------------------
 //! [tma_load]
 // Loads the box at (x = column, y = row) of `map` into shared memory at `dst` and counts its
 // bytes on `bar`. Parts of the box outside the tensor arrive as zeros (and still count).
@@ -128,8 +128,7 @@ __device__ inline void tma_load_2d_multicast(void* dst, const CUtensorMap* map, 
   asm volatile(
       "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
       ".multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(smem_addr(dst)),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_addr(bar)), "r"(x), "r"(y),
-      "h"(cta_mask)
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_addr(bar)), "r"(x), "r"(y), "h"(cta_mask)
       : "memory");
 }
 
@@ -145,13 +144,17 @@ __device__ inline void tma_store_2d(const CUtensorMap* map, const void* src, int
 }
 
 // TMA stores are tracked in bulk groups of the issuing thread.
-__device__ inline void tma_store_commit() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
+__device__ inline void tma_store_commit() {
+  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+}
 // Waits until the committed stores have *read* their shared memory (it may be rewritten).
 __device__ inline void tma_store_wait_read() {
   asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
 }
 // Waits until the committed stores are complete (their writes done): before the block exits.
-__device__ inline void tma_store_wait_all() { asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); }
+__device__ inline void tma_store_wait_all() {
+  asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+}
 
 // Orders this thread's ordinary shared-memory writes before later async-proxy (TMA, wgmma)
 // accesses of that memory: the two proxies do not see each other's accesses otherwise.
@@ -165,14 +168,14 @@ __device__ inline void prefetch_tensor_map(const CUtensorMap* map) {
   asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<std::uint64_t>(map)) : "memory");
 }
 
-// ---- named barriers: a __syncthreads() for a subset of warps -------------------------------------
+// ---- named barriers: a __syncthreads() for a subset of warps ------------------------------------
 // The id is a compile-time constant: with a run-time id the compiler must reserve all 16 barriers.
 template <int kId>
 __device__ inline void named_barrier_sync(int threads) {
   asm volatile("bar.sync %0, %1;" ::"n"(kId), "r"(threads) : "memory");
 }
 
-// ---- clusters: blocks that run together on neighbouring SMs and see each other's shared memory ----
+// ---- clusters: blocks on neighbouring SMs that see each other's shared memory ----------------
 __device__ inline std::uint32_t cluster_rank() {
   std::uint32_t rank;
   asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
@@ -222,7 +225,9 @@ __device__ inline void setmaxnreg_inc() {
 // ---- wgmma: a warpgroup's asynchronous matrix multiply-accumulate -------------------------------
 //! [wgmma_sync]
 // Before the first wgmma that uses accumulator registers written by ordinary instructions.
-__device__ inline void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ inline void wgmma_fence() {
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+}
 // Closes the group of wgmmas issued so far.
 __device__ inline void wgmma_commit() {
   asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
@@ -247,8 +252,8 @@ template <int N>
 __device__ void wgmma_m64k16(WgmmaAccum<N>& acc, std::uint64_t desc_a, std::uint64_t desc_b,
                              int scale_d);
 
-#define LESSON11_WGMMA_REGS_8(i)                                                           \
-  "+f"(acc.d[i + 0]), "+f"(acc.d[i + 1]), "+f"(acc.d[i + 2]), "+f"(acc.d[i + 3]),        \
+#define LESSON11_WGMMA_REGS_8(i)                                                  \
+  "+f"(acc.d[i + 0]), "+f"(acc.d[i + 1]), "+f"(acc.d[i + 2]), "+f"(acc.d[i + 3]), \
       "+f"(acc.d[i + 4]), "+f"(acc.d[i + 5]), "+f"(acc.d[i + 6]), "+f"(acc.d[i + 7])
 
 //! [wgmma_n128]

@@ -54,7 +54,9 @@ template <typename Schedule>
 std::string play_ring(const RingProtocol& ring, int stages, int consumer_warps, int iterations,
                       Schedule schedule) {
   const std::uint32_t arrivals = ring.empty_barrier_arrivals(consumer_warps);
-  if (arrivals == 0) return "empty_barrier_arrivals returned 0: a barrier needs at least one arrival";
+  if (arrivals == 0) {
+    return "empty_barrier_arrivals returned 0: a barrier needs at least one arrival";
+  }
   std::vector<ModelBarrier> full(stages), empty(stages);
   for (ModelBarrier& b : empty) b.expected = arrivals;
   std::vector<int> holds(stages, -1);        // the k-block in each stage, -1: none

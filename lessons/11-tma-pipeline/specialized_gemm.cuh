@@ -116,7 +116,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         const TileCoord tile = tile_of(t);
         for (int kb = 0; kb < k_blocks; ++kb, ++it) {
           const RingSlot slot = producer_slot(it, S);
-          ptx::mbarrier_wait<Cfg::kWait>(&empty[slot.stage], slot.parity);  // the consumers released it
+          // Until the consumers have released the stage.
+          ptx::mbarrier_wait<Cfg::kWait>(&empty[slot.stage], slot.parity);
           ptx::mbarrier_arrive_expect_tx(&full[slot.stage], p.stage_bytes);
           ptx::tma_load_2d(a_tiles + slot.stage * Cfg::kATileBytes, &map_a, &full[slot.stage],
                            kb * BK, tile.m * BM);
@@ -164,7 +165,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       int previous_stage = -1;
       for (int kb = 0; kb < k_blocks; ++kb, ++it) {
         const RingSlot slot = consumer_slot(it, S);
-        ptx::mbarrier_wait<Cfg::kWait>(&full[slot.stage], slot.parity);  // TMA delivered k-block `it`
+        // Until TMA has delivered k-block `it`.
+        ptx::mbarrier_wait<Cfg::kWait>(&full[slot.stage], slot.parity);
         const std::uint32_t a = ptx::smem_addr(a_tiles + slot.stage * Cfg::kATileBytes) +
                                 consumer * 64 * 128;  // this consumer's 64 rows
         const std::uint32_t b = ptx::smem_addr(b_tiles + slot.stage * Cfg::kBTileBytes);

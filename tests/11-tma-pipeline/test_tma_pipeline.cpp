@@ -42,12 +42,14 @@ TEST_CASE("make_smem_descriptor: each field where the PTX ISA puts it", "[cpu][t
     CHECK(field(d, 49, 3) == 0);             // base offset: tiles are 1024-byte aligned
     CHECK(field(d, 62, 2) == 1);             // 128-byte swizzle
     // Nothing else set: the bits between the fields are reserved.
-    const std::uint64_t known = (0x3FFFull) | (0x3FFFull << 16) | (0x3FFFull << 32) |
-                                (0x7ull << 49) | (0x3ull << 62);
+    const std::uint64_t known =
+        (0x3FFFull) | (0x3FFFull << 16) | (0x3FFFull << 32) | (0x7ull << 49) | (0x3ull << 62);
     CHECK((d & ~known) == 0);
   }
   // A k-step of 16 bf16 inside a tile is 32 bytes further: the start field moves by 2.
-  CHECK(lesson11::compiled::make_smem_descriptor(0x4020) - lesson11::compiled::make_smem_descriptor(0x4000) == 2);
+  CHECK(lesson11::compiled::make_smem_descriptor(0x4020) -
+            lesson11::compiled::make_smem_descriptor(0x4000) ==
+        2);
 }
 
 TEST_CASE("consumer_slot and producer_slot: stages and parities", "[cpu][task2]") {
@@ -101,8 +103,8 @@ TEST_CASE("the CPU model passes your ring and catches the classic protocol mista
     return RingSlot{it % s, static_cast<std::uint32_t>(((it / s) & 1) ^ 1)};
   };
   auto per_warp = [](int warps) { return static_cast<std::uint32_t>(warps); };
-  CHECK(lesson11::check_ring_protocol({right_producer, right_consumer, per_warp}, 4, 8, 30)
-            .empty());
+  CHECK(
+      lesson11::check_ring_protocol({right_producer, right_consumer, per_warp}, 4, 8, 30).empty());
   const std::string same_parity = lesson11::check_ring_protocol(
       {right_consumer, right_consumer, per_warp}, 4, 8, 30);  // producer waits for parity 0
   INFO(same_parity);
@@ -116,8 +118,8 @@ TEST_CASE("the CPU model passes your ring and catches the classic protocol mista
   INFO(one_arrival);
   CHECK(one_arrival.find("arrival count") != std::string::npos);
   const std::string too_many = lesson11::check_ring_protocol(
-      {right_producer, right_consumer, [](int w) { return static_cast<std::uint32_t>(2 * w); }},
-      4, 8, 30);
+      {right_producer, right_consumer, [](int w) { return static_cast<std::uint32_t>(2 * w); }}, 4,
+      8, 30);
   INFO(too_many);
   CHECK(too_many.find("arrival count") != std::string::npos);
 }
