@@ -1,9 +1,14 @@
 #include "common/device.hpp"
 
+#include "common/check.hpp"
+
 #include <cuda_runtime.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <mutex>
+#include <stdexcept>
 
 namespace course {
 
@@ -33,6 +38,7 @@ DeviceInfo probe_device(int index) {
   info.present = true;
   info.cc_major = prop.major;
   info.cc_minor = prop.minor;
+  info.sm_count = prop.multiProcessorCount;
   info.name = prop.name;
   return info;
 }
@@ -48,6 +54,23 @@ std::string device_unusable_reason(const DeviceInfo& info, int min_cc) {
            " (" + info.name + ")";
   }
   return "";
+}
+
+const DeviceInfo& current_device_info() {
+  static std::mutex mutex;
+  static std::map<int, DeviceInfo> probed;
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = probed.find(device);
+  if (it == probed.end()) it = probed.emplace(device, probe_device(device)).first;
+  return it->second;
+}
+
+void require_compute_capability(const std::string& kernel, int min_cc, const std::string& what) {
+  if (std::string why = device_unusable_reason(current_device_info(), min_cc); !why.empty()) {
+    throw std::runtime_error(kernel + " (" + what + ") " + why);
+  }
 }
 
 int require_device(int min_cc) {

@@ -22,6 +22,7 @@ struct DeviceInfo {
   int index = 0;         ///< its ordinal
   int cc_major = 0;      ///< compute capability, major
   int cc_minor = 0;      ///< compute capability, minor
+  int sm_count = 0;      ///< streaming multiprocessors
   std::string name;      ///< e.g. "NVIDIA H100 80GB HBM3"
   std::string reason;    ///< when !present: why, in one line ("no CUDA device: ...")
 
@@ -39,6 +40,16 @@ std::string device_unusable_reason(const DeviceInfo& info, int min_cc);
 /// For lesson programs: returns the device index when it is usable; otherwise prints the reason
 /// to stderr and exits with kExitNoDevice or kExitDeviceTooOld.
 int require_device(int min_cc);
+
+/// For launchers: the DeviceInfo of the current CUDA device, probed once per device and process
+/// (kernels are launched many times; the probe is not free).
+const DeviceInfo& current_device_info();
+
+/// For launchers whose kernels need compute capability `min_cc` or more: throws, on an older
+/// current device, std::runtime_error("KERNEL (WHAT) needs compute capability 8.0, found 7.5
+/// (NAME)"), with `what` the feature that needs it, e.g. "bf16 tensor cores". \throws
+/// std::runtime_error when the current device is older than `min_cc`
+void require_compute_capability(const std::string& kernel, int min_cc, const std::string& what);
 
 /// "9.0" for 90.
 std::string cc_string(int cc);

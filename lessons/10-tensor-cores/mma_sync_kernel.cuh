@@ -5,6 +5,8 @@
 
 #include "mma_sync_config.cuh"
 
+#include "common/device.hpp"
+
 namespace lesson10 {
 
 // ---- The kernel (given code) -------------------------------------------------------------------
@@ -443,9 +445,7 @@ long grid_blocks(int M, int N) {
 }
 
 int mma_config_for(int M, int N) {
-  int device = 0, sms = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const int sms = course::current_device_info().sm_count;
   const long enough = (9L * sms) / 10;
   if (grid_blocks<Large>(M, N) >= enough) return index_of<Large>();
   if (grid_blocks<Middle>(M, N) >= enough) return index_of<Middle>();

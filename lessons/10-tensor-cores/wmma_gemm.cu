@@ -11,33 +11,12 @@
 #include <mma.h>
 
 #include <cstdint>
-#include <map>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 
 namespace lesson10 {
 
 using course::bf16;
-
-void require_bf16_tensor_cores(const std::string& kernel) {
-  static std::mutex mutex;
-  static std::map<int, int> cc_of;  // device -> compute capability, e.g. 90
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = cc_of.find(device);
-  if (it == cc_of.end()) {
-    cudaDeviceProp p{};
-    CUDA_CHECK(cudaGetDeviceProperties(&p, device));
-    it = cc_of.emplace(device, 10 * p.major + p.minor).first;
-  }
-  if (it->second < 80) {
-    throw std::runtime_error(kernel + " needs compute capability 8.0 (bf16 tensor cores), found " +
-                             std::to_string(it->second / 10) + "." +
-                             std::to_string(it->second % 10));
-  }
-}
 
 namespace {
 

@@ -18,14 +18,17 @@
 
 #include "common/gemm.hpp"
 
+#include "common/device.hpp"
+
 #include <string>
 
 namespace lesson10 {
 
-/// Throws std::runtime_error("KERNEL needs compute capability 8.0 (bf16 tensor cores), ...") when
-/// the current device is older than 8.0 (Volta and Turing tensor cores have no bf16); checked once
-/// per device.
-void require_bf16_tensor_cores(const std::string& kernel);
+/// Throws std::runtime_error("KERNEL (bf16 tensor cores) needs compute capability 8.0, ...") when
+/// the current device is older than 8.0 (Volta and Turing tensor cores have no bf16).
+inline void require_bf16_tensor_cores(const std::string& kernel) {
+  course::require_compute_capability(kernel, 80, "bf16 tensor cores");
+}
 
 /// `nvcuda::wmma` 16 x 16 x 16 bf16 -> fp32: 64 x 64 tiles of C per block of 4 warps, each warp
 /// 2 x 2 wmma tiles; tiles of A and B staged in shared memory with ordinary 16-byte loads, no

@@ -14,6 +14,7 @@
 #include "tma_wgmma_gemm.cuh"
 
 #include "common/check.hpp"
+#include "common/device.hpp"
 #include "common/gemm.hpp"
 
 #include <cuda_runtime.h>
@@ -28,13 +29,12 @@
 namespace lesson11 {
 
 std::string hopper_support_error(int device) {
-  cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-  if (prop.major == 9 && prop.minor == 0) return "";
+  const course::DeviceInfo info = course::probe_device(device);
+  if (!info.present) return info.reason;
+  if (info.cc() == 90) return "";
   return "lesson 11 needs compute capability 9.0 (Hopper: TMA, wgmma, setmaxnreg, compiled for "
          "sm_90a); " +
-         std::string(prop.name) + " is " + std::to_string(prop.major) + "." +
-         std::to_string(prop.minor);
+         info.name + " is " + course::cc_string(info.cc());
 }
 
 namespace {
@@ -90,13 +90,7 @@ const CUtensorMap* tensor_map(const void* base, int rows, int cols, int box_rows
 }
 
 int sm_count() {
-  static const int count = [] {
-    int device = 0, n = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device));
-    return n;
-  }();
-  return count;
+  return course::current_device_info().sm_count;
 }
 
 GemmParams make_params(int M, int N, int K, float alpha, float beta, bf16* C, int block_m,
