@@ -36,6 +36,7 @@ help:
 	@echo "  make reset-N [FORCE=1]                   restore lesson N's exercise stub (asks first)"
 	@echo "  make test                                the repository's own suite (solutions, helpers, stubs)"
 	@echo "  make self-check                          on a GPU: solutions pass, untouched stubs fail NOT IMPLEMENTED"
+	@echo "  make check-stubs                         every untouched stub fails its grader with NOT IMPLEMENTED"
 	@echo "  make book                                the book, offline HTML: book/html/index.html (no GPU needed)"
 	@echo "  make setup                               install the missing system packages"
 	@echo "  make list                                the lessons"
@@ -72,25 +73,22 @@ test: build
 list:
 	@$(COURSE) list
 
+# Every target that builds and then runs goes through course.py, which builds first and runs
+# nothing when the build fails: it shows the compiler's first error and exits non-zero.
+BUILD_OPTS = --build $(BUILD) --jobs $(JOBS)
+
 lesson-%:
 	@n=$$($(COURSE) resolve $*) || exit 2; \
-	$(MAKE) --no-print-directory configure >/dev/null; \
-	target=lesson$${n}$(if $(SOLUTION),_solution); \
-	cmake --build $(BUILD) --target $$target -j $(JOBS) >/dev/null || cmake --build $(BUILD) --target $$target; \
-	echo "== $$target $(ARGS)"; \
-	cd $(BUILD) && ./bin/$$target $(ARGS)
+	$(MAKE) --no-print-directory configure >/dev/null || exit 1; \
+	exec $(COURSE) run $$n $(BUILD_OPTS) $(if $(SOLUTION),--solution) --args '$(subst ','\'',$(ARGS))'
 
-# Builds quietly (the build's output only when it fails), then grades every lesson.
 grade: configure
-	@cmake --build $(BUILD) -j $(JOBS) >/dev/null || cmake --build $(BUILD)
-	@$(COURSE) grade --build $(BUILD) $(if $(SOLUTION),--solution) $(if $(PERF),--perf)
+	@$(COURSE) grade $(BUILD_OPTS) $(if $(SOLUTION),--solution) $(if $(PERF),--perf)
 
 grade-%:
 	@n=$$($(COURSE) resolve $*) || exit 2; \
-	$(MAKE) --no-print-directory configure >/dev/null; \
-	cmake --build $(BUILD) --target grade$$n test$$n lesson$$n lesson$${n}_solution -j $(JOBS) >/dev/null \
-	  || cmake --build $(BUILD) --target grade$$n test$$n lesson$$n lesson$${n}_solution; \
-	$(COURSE) grade $$n --build $(BUILD) $(if $(SOLUTION),--solution) $(if $(PERF),--perf)
+	$(MAKE) --no-print-directory configure >/dev/null || exit 1; \
+	exec $(COURSE) grade $$n $(BUILD_OPTS) $(if $(SOLUTION),--solution) $(if $(PERF),--perf)
 
 # Rebuild and grade on every save of an exercise file (inotifywait, else polling); Ctrl-C stops.
 # ONCE=1: build and grade once, print the screen and exit (0 passed or skipped, 1 otherwise).
@@ -103,7 +101,7 @@ watch: configure
 
 watch-%:
 	@n=$$($(COURSE) resolve $*) || exit 2; \
-	$(MAKE) --no-print-directory configure >/dev/null; \
+	$(MAKE) --no-print-directory configure >/dev/null || exit 1; \
 	exec $(COURSE) watch $$n $(WATCH_OPTS)
 
 next:
@@ -117,24 +115,23 @@ reset-%:
 # ---- measuring (a GPU for bench, profile and sanitize) ----
 MEASURE := $(PYTHON) common/tools/measure.py
 
-bench: build
-	@$(PYTHON) common/tools/bench.py --build $(BUILD) $(if $(MINE),--mine) $(if $(SIZES),--sizes $(SIZES)) \
+bench: configure
+	@$(COURSE) build $(BUILD_OPTS) && $(PYTHON) common/tools/bench.py --build $(BUILD) $(if $(MINE),--mine) $(if $(SIZES),--sizes $(SIZES)) \
 	  $(if $(BF16_SIZES),--bf16-sizes $(BF16_SIZES)) $(if $(LESSONS),--lessons $(LESSONS))
 
 profile-% sanitize-% sass-%: what = $(firstword $(subst -, ,$@))
 profile-% sanitize-% sass-%:
 	@n=$$($(COURSE) resolve $*) || exit 2; \
-	$(MAKE) --no-print-directory configure >/dev/null; \
-	cmake --build $(BUILD) --target lesson$${n}_solution $(if $(MINE),lesson$${n}) -j $(JOBS) >/dev/null \
-	  || cmake --build $(BUILD) --target lesson$${n}_solution $(if $(MINE),lesson$${n}); \
+	$(MAKE) --no-print-directory configure >/dev/null || exit 1; \
+	$(COURSE) build $$n $(BUILD_OPTS) $(if $(MINE),--mine) && \
 	$(MEASURE) $(what) $$n --build $(BUILD) $(if $(MINE),--mine) $(if $(SIZE),--size $(SIZE))
 
 hint-%:
 	@$(COURSE) hint $* --build $(BUILD) $(if $(RESET),--reset) $(if $(ALL),--all)
 
 # Every exercise stub fails its grader with NOT IMPLEMENTED (CI runs this after `make test`).
-check-stubs: build
-	@$(COURSE) check-stubs --build $(BUILD)
+check-stubs: configure
+	@$(COURSE) check-stubs $(BUILD_OPTS)
 
 check-repo:
 	@$(COURSE) check-repo
@@ -142,8 +139,7 @@ check-repo:
 # On a GPU: every reference solution passes its grader and every untouched stub fails it with
 # NOT IMPLEMENTED (also a CTest test, course.selfcheck, skipped without a GPU).
 self-check: configure
-	@cmake --build $(BUILD) -j $(JOBS) >/dev/null || cmake --build $(BUILD)
-	@$(COURSE) self-check --build $(BUILD); rc=$$?; [ $$rc -eq 77 ] && rc=0; exit $$rc
+	@$(COURSE) self-check $(BUILD_OPTS); rc=$$?; [ $$rc -eq 77 ] && rc=0; exit $$rc
 
 # The book: the chapters, the code they pull by \snippet, the harness API and the charts of book/data/,
 # as offline HTML in book/html/ (Doxygen). Fails on any Doxygen warning, then checks the result.

@@ -6,6 +6,8 @@
 /// and exits with kExitUsage (2) before anything runs; `--help` prints the usage and exits 0.
 #pragma once
 
+#include "common/lesson.hpp"
+
 #include <functional>
 #include <map>
 #include <optional>
@@ -62,9 +64,20 @@ class Cli {
   bool help_ = false;
 };
 
-/// Runs a lesson program's body and turns what it throws into a message and an exit code:
-/// course::NotImplemented -> "NOT IMPLEMENTED: ..." and kExitFailed; course::CudaError and other
-/// exceptions -> "error: ..." and kExitFailed. Returns the body's own code otherwise.
-int guarded_main(const std::function<int()>& body);
+/// Runs a lesson program's body and turns what it throws into a message and an exit code.
+/// An exercise not written yet is the expected state of a fresh clone, not an error: a
+/// course::NotImplemented thrown by the body, and every part noted by try_yours() or
+/// note_not_written(), ends the output with one line each (what is not written yet, in which
+/// file, `make hint-N`), and the exit code stays the body's (kExitOk for a stub). CudaError and
+/// other exceptions -> "error: ..." and kExitFailed.
+int guarded_main(const LessonId& lesson, const std::function<int()>& body);
+
+/// Runs `part`, a piece of a lesson program that calls the learner's code. When that code is still
+/// a stub (it throws course::NotImplemented), notes it for guarded_main's closing lines and
+/// returns false; the program goes on with what does not need it. True when `part` ran.
+bool try_yours(const std::function<void()>& part);
+
+/// Notes a NotImplemented's message for guarded_main's closing lines (once per message).
+void note_not_written(const std::string& message);
 
 }  // namespace course

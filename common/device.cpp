@@ -12,27 +12,58 @@
 
 namespace course {
 
+namespace {
+
+// "13.0" for 13000: the CUDA version numbers the runtime reports.
+std::string cuda_version_string(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+}  // namespace
+
 DeviceInfo probe_device(int index) {
   DeviceInfo info;
   info.index = index;
   int count = 0;
-  cudaError_t err = cudaGetDeviceCount(&count);
+  const cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {
-    cudaGetLastError();  // clear the sticky-free error so later calls start clean
-    info.reason = std::string("no CUDA device (") +
-                  (err != cudaSuccess ? cudaGetErrorString(err) : "the driver reports 0 devices") +
-                  ")";
+    cudaGetLastError();  // clear the error so that later calls start clean
+    // The runtime says "driver version is insufficient" both when the driver is too old and
+    // when there is none at all; the driver's version tells the two apart (0: not installed).
+    int driver = 0, runtime = 0;
+    cudaDriverGetVersion(&driver);
+    cudaRuntimeGetVersion(&runtime);
+    if (driver == 0) {
+      info.why_not = NoDevice::kNoDriver;
+      info.reason = "no GPU here: no NVIDIA driver is installed";
+    } else if (err == cudaErrorInsufficientDriver && driver < runtime) {
+      info.why_not = NoDevice::kDriverTooOld;
+      info.reason = "the NVIDIA driver supports CUDA " + cuda_version_string(driver) +
+                    ", older than the CUDA " + cuda_version_string(runtime) +
+                    " toolkit the course was built with: update the driver (or build with an "
+                    "older toolkit)";
+    } else if (err == cudaErrorNoDevice || count == 0) {
+      info.why_not = NoDevice::kNoGpu;
+      info.reason = "no GPU here: the NVIDIA driver (CUDA " + cuda_version_string(driver) +
+                    ") finds no CUDA device";
+    } else {
+      info.why_not = NoDevice::kOther;
+      info.reason = std::string("no usable GPU: ") + cudaGetErrorString(err);
+    }
     return info;
   }
   if (index >= count) {
+    info.why_not = NoDevice::kOther;
     info.reason =
         "no CUDA device " + std::to_string(index) + " (found " + std::to_string(count) + ")";
     return info;
   }
   cudaDeviceProp prop{};
-  err = cudaGetDeviceProperties(&prop, index);
-  if (err != cudaSuccess) {
-    info.reason = std::string("no usable CUDA device (") + cudaGetErrorString(err) + ")";
+  const cudaError_t prop_err = cudaGetDeviceProperties(&prop, index);
+  if (prop_err != cudaSuccess) {
+    cudaGetLastError();
+    info.why_not = NoDevice::kOther;
+    info.reason = std::string("no usable GPU: ") + cudaGetErrorString(prop_err);
     return info;
   }
   info.present = true;
@@ -73,11 +104,22 @@ void require_compute_capability(const std::string& kernel, int min_cc, const std
   }
 }
 
-int require_device(int min_cc) {
-  DeviceInfo info = probe_device(0);
-  std::string why = device_unusable_reason(info, min_cc);
+std::string what_still_runs(const DeviceInfo& info, int min_cc) {
+  if (device_unusable_reason(info, min_cc).empty()) return "";
+  if (!info.present) {
+    return "what runs here without a GPU: the CPU half of every grader (make grade), lesson 01's "
+           "reference devices, lesson 02's emulated launch, and the book (make book)";
+  }
+  return "on this GPU: the lessons that need compute capability " + cc_string(info.cc()) +
+         " or less run, and this lesson's CPU part still grades (make grade)";
+}
+
+int require_device(const LessonId& lesson) {
+  const DeviceInfo info = probe_device(0);
+  const std::string why = device_unusable_reason(info, lesson.min_cc);
   if (!why.empty()) {
-    std::fprintf(stderr, "%s\n", why.c_str());
+    std::fprintf(stderr, "lesson %s's program needs a GPU to run its kernels (%s).\n%s.\n",
+                 lesson.id.c_str(), why.c_str(), what_still_runs(info, lesson.min_cc).c_str());
     std::exit(info.present ? kExitDeviceTooOld : kExitNoDevice);
   }
   return info.index;

@@ -2,6 +2,8 @@
 /// \brief Is there a GPU, which one, and is it new enough? Plus the exit codes every program uses.
 #pragma once
 
+#include "common/lesson.hpp"
+
 #include <string>
 
 namespace course {
@@ -16,15 +18,27 @@ enum ExitCode : int {
   kExitSkipped = 77,      ///< a test program skipped (CTest's SKIP_RETURN_CODE)
 };
 
+/// Why there is no usable device, when there is none: each case has its own remedy.
+enum class NoDevice {
+  kNone,          ///< a device is present
+  kNoDriver,      ///< no NVIDIA driver is installed (a machine without an NVIDIA GPU, usually)
+  kNoGpu,         ///< a driver is installed but it finds no CUDA device
+  kDriverTooOld,  ///< the driver supports an older CUDA than the toolkit the course was built with
+  kOther,         ///< any other failure to open the device (the reason says which)
+};
+
 /// What probe_device() found. Never throws: "no GPU" is an answer, not an error.
 struct DeviceInfo {
-  bool present = false;  ///< a device could be opened
-  int index = 0;         ///< its ordinal
-  int cc_major = 0;      ///< compute capability, major
-  int cc_minor = 0;      ///< compute capability, minor
-  int sm_count = 0;      ///< streaming multiprocessors
-  std::string name;      ///< e.g. "NVIDIA H100 80GB HBM3"
-  std::string reason;    ///< when !present: why, in one line ("no CUDA device: ...")
+  bool present = false;                ///< a device could be opened
+  NoDevice why_not = NoDevice::kNone;  ///< when !present: which case it is
+  int index = 0;                       ///< its ordinal
+  int cc_major = 0;                    ///< compute capability, major
+  int cc_minor = 0;                    ///< compute capability, minor
+  int sm_count = 0;                    ///< streaming multiprocessors
+  std::string name;                    ///< e.g. "NVIDIA H100 80GB HBM3"
+  /// When !present: why, in one line, e.g. "no GPU here: no NVIDIA driver is installed" or
+  /// "the NVIDIA driver supports CUDA 12.2, older than the course's CUDA 13.0 toolkit: update it".
+  std::string reason;
 
   /// Compute capability as one number: 9.0 -> 90, 8.6 -> 86.
   int cc() const { return cc_major * 10 + cc_minor; }
@@ -34,12 +48,18 @@ struct DeviceInfo {
 DeviceInfo probe_device(int index = 0);
 
 /// Empty when `info` is a device of at least `min_cc` (e.g. 90 for 9.0); otherwise the one-line
-/// reason: "no CUDA device (...)" or "needs compute capability 9.0, found 8.6 (NVIDIA A100 ...)".
+/// reason: DeviceInfo::reason, or "needs compute capability 9.0, found 8.6 (NVIDIA RTX A6000)".
 std::string device_unusable_reason(const DeviceInfo& info, int min_cc);
 
-/// For lesson programs: returns the device index when it is usable; otherwise prints the reason
-/// to stderr and exits with kExitNoDevice or kExitDeviceTooOld.
-int require_device(int min_cc);
+/// What of the course still runs on this machine when `info` cannot run a lesson that needs
+/// compute capability `min_cc`, in one line for the learner ("without a GPU: the CPU half of
+/// every grader (make grade), ..."). Empty when it can.
+std::string what_still_runs(const DeviceInfo& info, int min_cc);
+
+/// For lesson programs: returns the device index when it can run `lesson` (its minimum compute
+/// capability); otherwise prints the reason and what still runs here to stderr and exits with
+/// kExitNoDevice or kExitDeviceTooOld.
+int require_device(const LessonId& lesson);
 
 /// For launchers: the DeviceInfo of the current CUDA device, probed once per device and process
 /// (kernels are launched many times; the probe is not free).

@@ -11,6 +11,7 @@
 #include "common/cli.hpp"
 #include "common/gemm.hpp"
 #include "common/gemm_check.hpp"
+#include "common/lesson.hpp"
 
 #include <functional>
 #include <string>
@@ -43,6 +44,8 @@ struct SgemmResult {
   std::string name;
   bool checked = false, passed = false;
   GemmBench bench;
+  /// The NotImplemented message when the kernel is still a stub (then nothing was measured).
+  std::string not_written;
 };
 
 /// Adds the common GEMM options (--size, --m, --n, --k, --reps, --warmup, --json, --no-check,
@@ -56,14 +59,15 @@ GemmShape sgemm_shape_from(const Cli& cli);
 /// For each kernel: checks it against Eigen at a ragged size (257 x 255 x 300) and at the chosen
 /// size, then times it and cuBLAS SGEMM on the same inputs. Prints the table (and JSON lines with
 /// --json: lesson, kernel, M, N, K, ms, tflops, cublas_tflops, pct_of_cublas, gpu, headline).
-/// Returns the results; a failed check prints its diagnosis.
-std::vector<SgemmResult> measure_sgemm_kernels(const Cli& cli, const std::string& lesson,
+/// Returns the results; a failed check prints its diagnosis. A kernel still a stub (it throws
+/// NotImplemented) is reported as "not written yet", with the hint command, and the others run.
+std::vector<SgemmResult> measure_sgemm_kernels(const Cli& cli, const LessonId& lesson,
                                                const std::vector<NamedSgemm>& kernels);
 
 /// measure_sgemm_kernels for bf16 kernels, against cuBLAS bf16 (cublasGemmEx, FP32 accumulation).
 /// The ragged check is at 257 x 255 x 264 (K a multiple of 8, the bf16 lessons' precondition, but
 /// not of any tile); the JSON lines also carry "precision": "bf16".
-std::vector<SgemmResult> measure_bf16_kernels(const Cli& cli, const std::string& lesson,
+std::vector<SgemmResult> measure_bf16_kernels(const Cli& cli, const LessonId& lesson,
                                               const std::vector<NamedBf16Gemm>& kernels);
 
 /// Configuration i of a lesson's compiled configurations: `run(i, M, N, K, A, B, C)` launches it
@@ -74,19 +78,19 @@ using ConfigRunner = std::function<void(int i, int M, int N, int K, const T* A, 
 /// `--sweep`: every one of `names` timed at the options' problem size on one set of random inputs,
 /// not checked (the lesson's checked kernels are measured by measure_*_kernels). Prints a table,
 /// and with --json one line per configuration ("what": "sweep").
-void sweep_configurations(const Cli& cli, const std::string& lesson,
+void sweep_configurations(const Cli& cli, const LessonId& lesson,
                           const std::vector<std::string>& names, const ConfigRunner<float>& run);
 /// The same for bf16 configurations (B is N x K).
-void sweep_configurations(const Cli& cli, const std::string& lesson,
+void sweep_configurations(const Cli& cli, const LessonId& lesson,
                           const std::vector<std::string>& names, const ConfigRunner<bf16>& run);
 
-/// kExitFailed when any checked kernel failed its check, kExitOk otherwise: a lesson program's
-/// exit code after measure_sgemm_kernels().
+/// kExitFailed when any checked kernel failed its check, kExitOk otherwise (a kernel not written
+/// yet is not a failure): a lesson program's exit code after measure_sgemm_kernels().
 int sgemm_exit_code(const std::vector<SgemmResult>& results);
 
-/// A whole GEMM lesson program: parses the common options, requires a GPU of `min_cc` (e.g. 75),
+/// A whole GEMM lesson program: parses the common options, requires a GPU that can run `lesson`,
 /// runs measure_sgemm_kernels(), and returns the exit code (kExitFailed if any check failed).
-int run_sgemm_lesson(int argc, char** argv, const std::string& lesson, const std::string& summary,
-                     int min_cc, const std::vector<NamedSgemm>& kernels);
+int run_sgemm_lesson(int argc, char** argv, const LessonId& lesson, const std::string& summary,
+                     const std::vector<NamedSgemm>& kernels);
 
 }  // namespace course

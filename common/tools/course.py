@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """The course's helper for the Makefile: lessons, hints, grading, progress, watch, reset, checks.
 
-Reads lessons/manifest.txt (the one list of lessons). Standard library only.
+Reads lessons/manifest.txt (the one list of lessons). Standard library only. Every command that
+builds and then runs builds first and runs nothing when the build fails (the compiler's first
+error, exit 1).
 
   course.py list                      the lessons, in order
   course.py resolve N                 "01" for 1 or 01; the lesson list and exit 2 otherwise
   course.py hint N [--all] [--reset]  the next hint of lesson N (--all: every hint)
   course.py grade [N] [--build DIR] [--solution] [--perf]
-                                      progress table (all lessons), or the full diagnosis of one;
-                                      --perf adds the performance verdict against the manifest's target
+                                      builds, then the progress table (all lessons), or the full
+                                      diagnosis of one; --perf adds the performance verdict
+  course.py run N [--solution] [--args '...']
+                                      builds lesson N's program, then runs it
+  course.py build [N] [--mine]        builds lesson N's reference program (and yours), or all
   course.py next                      the first lesson not passed yet: its chapter and exercise
   course.py watch [N] [--once] [--poll] [--build DIR] [--solution] [--perf]
                                       rebuild and grade on every save (N: only lesson N)
@@ -31,6 +36,7 @@ import os
 import queue
 import re
 import shutil
+import shlex
 import signal
 import subprocess
 import sys
@@ -145,8 +151,17 @@ def paint(text, color, stream=None):
     return f"\033[{COLORS[color]}m{text}\033[0m"
 
 
+# A lesson's status. "CPU part passed" is a lesson whose CPU half passed and whose GPU half could
+# not run here (no GPU, or one too old): it is not passed until the GPU half runs and passes.
+CPU_ONLY = "CPU part passed"
 STATUS_COLOR = {"passed": "green", "failing": "red", "not started": "yellow", "skipped": "yellow",
-                "does not compile": "red"}
+                CPU_ONLY: "yellow", "does not compile": "red"}
+
+
+def status_label(status):
+    """How a status is shown in a verdict: upper case, except the CPU-only state, whose words must
+    not read as PASSED."""
+    return "CPU part passed; GPU part not run" if status == CPU_ONLY else status.upper()
 
 
 def now():
@@ -155,9 +170,9 @@ def now():
 
 # ---- progress: .course/progress.json ------------------------------------------------------------
 
-STATUSES = ("passed", "failing", "not started", "skipped")
-FIELDS = {"status": str, "gpu": str, "graded_at": str, "passed_at": str, "pct_of_cublas": float,
-          "perf": str, "hints_seen": int}
+STATUSES = ("passed", "failing", "not started", "skipped", CPU_ONLY)
+FIELDS = {"status": str, "gpu": str, "gpu_note": str, "graded_at": str, "passed_at": str,
+          "pct_of_cublas": float, "perf": str, "hints_seen": int}
 
 
 class Progress:
@@ -238,20 +253,31 @@ class Progress:
     def record(self, lesson, result, perf=None):
         e = self.entry(lesson.num)
         t = now()
-        if result.status != "skipped" or e.get("status") != "passed":
-            e["status"] = result.status  # a machine without a GPU does not undo a pass
+        # A machine where the GPU half cannot run does not undo a pass that ran it.
+        if not (result.status in ("skipped", CPU_ONLY) and e.get("status") == "passed"):
+            e["status"] = result.status
         if result.status == "passed":
             e.setdefault("passed_at", t)
         e["graded_at"] = t
         e["gpu"] = result.gpu
+        if result.gpu_reason:
+            e["gpu_note"] = result.gpu_reason
+        else:
+            e.pop("gpu_note", None)
         if result.pct is not None:
             e["pct_of_cublas"] = round(result.pct, 2)
         if perf:
             e["perf"] = perf
 
     def current(self):
-        """The first lesson not passed yet, or None when all are."""
-        return next((l for l in lessons() if self.get(l.num).get("status") != "passed"), None)
+        """The lesson to work on: the first one neither passed nor waiting only for its GPU part
+        (CPU_ONLY: the learner has done what this machine can check), or None when none is left."""
+        return next((l for l in lessons()
+                     if self.get(l.num).get("status") not in ("passed", CPU_ONLY)), None)
+
+    def waiting_for_gpu(self):
+        """The lessons whose CPU part passed and whose GPU part has not run yet."""
+        return [l for l in lessons() if self.get(l.num).get("status") == CPU_ONLY]
 
     def passed_count(self):
         return sum(1 for l in lessons() if self.get(l.num).get("status") == "passed")
@@ -303,6 +329,87 @@ def cmd_hint(args):
             print(f"\n(that was the last hint; make hint-{lesson.n} RESET=1 starts over)")
     progress.save()
     return 0
+
+
+# ---- building: the one way every command builds before it runs anything --------------------------
+
+def compile_errors(out, limit=20):
+    """The compiler's first error of a build log, with the lines that belong to it, then how many
+    more there are."""
+    noise = re.compile(r"^\s*(g?make(\[\d+\])?:|\[ *\d+%\]|-- |ninja: )|\*\*\*|Error \d+\s*$")
+    lines = [l for l in out.splitlines() if not noise.search(l)]
+    first = next((i for i, l in enumerate(lines) if re.search(r"\berror\b", l, re.I)), None)
+    if first is None:
+        return lines[-20:] or ["(the build failed without printing an error)"]
+    chosen = lines[first:first + 6]
+    # Stop at the next error or at the compiler's summary: the first error is what to fix first.
+    for j, line in enumerate(chosen[1:], 1):
+        if re.search(r"\berror\b|errors? detected|^\S.*: In function", line, re.I):
+            chosen = chosen[:j]
+            break
+    more = sum(1 for l in lines[first + len(chosen):] if re.search(r"\berror\b", l, re.I)
+               and "detected in the compilation" not in l)
+    if more:
+        chosen.append(f"... and {more} more error line(s): fix the first one first")
+    return chosen[:limit]
+
+
+def lesson_targets(lesson, solution=False, graders=True, programs=True):
+    """The build targets of one lesson: its grader(s) and program(s), for the exercise or the
+    reference solution."""
+    out = []
+    if graders:
+        out.append(f"test{lesson.num}" if solution else f"grade{lesson.num}")
+    if programs:
+        out.append(f"lesson{lesson.num}" + ("_solution" if solution else ""))
+    return out
+
+
+def _to_build(build, targets):
+    """How many files a build of `targets` would compile (a dry run), or None when unknown."""
+    gen = Path(build) / "CMakeCache.txt"
+    tool = "ninja" if (Path(build) / "build.ninja").exists() else "make"
+    cmd = [tool, "-C", str(build), "-n", *(targets or ["all"])]
+    if not gen.exists() or not shutil.which(tool):
+        return None
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                           timeout=20, errors="replace")
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return sum(1 for l in p.stdout.splitlines()
+               if " -c " in l and re.search(r"\.(cu|cpp|cc)(\.o)?\b", l) and "-o " in l)
+
+
+def build_targets(build, targets, jobs, what, quiet=False):
+    """Builds `targets` (everything when empty). True when it built. While it works it says so
+    (with an estimate when many files must compile); when the build fails it prints
+    '<what>: DOES NOT COMPILE' and the compiler's first error, and returns False: nothing may run
+    after a failed build."""
+    count = None if quiet else _to_build(build, targets)
+    if count and count >= 4:
+        # About 15 s of one core per file of this course (nvcc); the shared harness is most of a
+        # first build.
+        minutes = max(1, round(count * 15 / max(jobs, 1) / 60))
+        print(f"building {what}: {count} files to compile, about {minutes} minute"
+              f"{'s' if minutes > 1 else ''} on {jobs} core{'s' if jobs > 1 else ''} (a first "
+              f"build compiles the shared harness too; later builds only what changed)...",
+              flush=True)
+    ok, out = try_build(build, targets, jobs)
+    if ok:
+        return True
+    print(f"{what}: " + paint("DOES NOT COMPILE", "red") + " (nothing was run or graded)")
+    print("\n".join("  " + l for l in compile_errors(out)))
+    return False
+
+
+def try_build(build, targets, jobs):
+    """(built, the build's output) of `targets` (everything when empty)."""
+    cmd = ["cmake", "--build", str(build), "-j", str(jobs)]
+    if targets:
+        cmd += ["--target", *targets]
+    rc, out = run(cmd)
+    return rc == 0, out
 
 
 # ---- grading -----------------------------------------------------------------------------------
@@ -402,7 +509,8 @@ class Result:
     @property
     def gpu(self):
         s = self.gpu_state
-        return {"none": "no GPU part", "crashed": "failing", "not started": "not started"}.get(s, s)
+        return {"none": "no GPU part", "crashed": "failing", "not started": "not started",
+                "skipped": "not run"}.get(s, s)
 
     @property
     def gpu_reason(self):
@@ -423,6 +531,8 @@ def grade_lesson(build, lesson, solution):
         status = "failing"
     elif "not started" in states:
         status = "not started" if "passed" not in states else "failing"
+    elif parts["gpu"][0] == "skipped":
+        status = CPU_ONLY  # every part that ran passed, but the GPU part did not run
     else:
         status = "passed"
     pct = None
@@ -436,6 +546,8 @@ def perf_verdict(result):
     target = result.lesson.target_pct
     if target is None:
         return "-", "no performance target for this lesson"
+    if result.gpu_state != "passed" and result.status in ("passed", CPU_ONLY):
+        return "not measured", f"target {target:g}% of cuBLAS; measuring it needs a GPU"
     if result.status != "passed":
         return "not measured", f"target {target:g}% of cuBLAS; the lesson must pass first"
     if result.gpu_state != "passed":
@@ -570,11 +682,21 @@ def next_lines(lesson, watching_all=False):
             f"  read lessons/{nxt.dir}/README.md, fill in exercises/{nxt.dir}/; {then}"]
 
 
+def gpu_not_run_line(result):
+    """What a CPU-only result means, in one line."""
+    return (f"the GPU part did not run: {result.gpu_reason}. The lesson counts as passed once its "
+            f"GPU part runs and passes on a machine with a suitable GPU.")
+
+
 def cmd_grade(args):
     build = Path(args.build)
     which = "reference solutions" if args.solution else "your exercises"
     if args.lesson:
         lesson = resolve(args.lesson)
+        if not args.no_build and not build_targets(
+                build, lesson_targets(lesson, args.solution), args.jobs,
+                f"lesson {lesson.num} ({'the reference solution' if args.solution else 'your exercise'})"):
+            return 1
         result = grade_lesson(build, lesson, args.solution)
         for tag, (state, out, reason) in result.parts.items():
             if state == "none":
@@ -584,7 +706,7 @@ def cmd_grade(args):
             if state != "skipped":
                 print(out.rstrip())
         print(f"\nlesson {lesson.num} {lesson.title} ({which}): "
-              f"{paint(result.status.upper(), STATUS_COLOR[result.status])}")
+              f"{paint(status_label(result.status), STATUS_COLOR[result.status])}")
         if result.pct is not None:
             print(f"speed: {result.pct:.1f}% of cuBLAS")
         verdict = perf_verdict(result) if args.perf else None
@@ -602,12 +724,15 @@ def cmd_grade(args):
                   f"make hint-{lesson.n} gives a hint.")
         elif result.status == "skipped":
             print(f"Nothing of lesson {lesson.num} runs on this machine: {result.gpu_reason}.")
+        elif result.status == CPU_ONLY:
+            print("Not passed yet: " + gpu_not_run_line(result))
         elif result.status == "passed" and not args.solution:
-            if result.gpu_state == "skipped":
-                print(f"(the GPU part is skipped: {result.gpu_reason}; it runs on a GPU machine)")
             print("\n" + "\n".join(solution_lines(lesson)))
             print("\n" + "\n".join(next_lines(lesson)))
-        return 0 if result.status in ("passed", "skipped") else 1
+        return 0 if result.status in ("passed", "skipped", CPU_ONLY) else 1
+
+    if not args.no_build and not build_targets(build, [], args.jobs, "the course"):
+        return 1
 
     progress = None if args.solution else Progress()
     rows, reasons, results = [], set(), []
@@ -620,8 +745,11 @@ def cmd_grade(args):
         if progress:
             progress.record(lesson, result, verdict[0] if verdict else None)
         passed_at = progress.get(lesson.num).get("passed_at", "-") if progress else "-"
-        row = [lesson.num, lesson.title, result.status, result.gpu,
-               passed_at if result.status == "passed" else "-",
+        # The recorded status: a pass whose GPU part ran earlier stands on a machine without one.
+        status = progress.get(lesson.num).get("status", result.status) if progress else \
+            result.status
+        row = [lesson.num, lesson.title, status, result.gpu,
+               passed_at if status == "passed" else "-",
                "-" if result.pct is None else f"{result.pct:.1f}%"]
         if args.perf:
             target = lesson.target_pct
@@ -629,7 +757,7 @@ def cmd_grade(args):
         rows.append(row)
     if progress:
         progress.save()
-    current = next((r.lesson for r in results if r.status != "passed"), None)
+    current = progress.current() if progress else None
     heads = ["lesson", "title", "status", "GPU part", "passed on", "% of cuBLAS"]
     if args.perf:
         heads += ["target", "performance"]
@@ -643,28 +771,45 @@ def cmd_grade(args):
         cells[2] = paint(cells[2], STATUS_COLOR.get(r[2], "bold"))
         print(mark + "  ".join(cells).rstrip())
     for reason in sorted(reasons):
-        print(f"\nGPU parts skipped: {reason}")
-    done = sum(1 for r in results if r.status == "passed")
+        print(f"\nGPU parts not run: {reason} ('{CPU_ONLY}' is not passed until they run)")
+    done = sum(1 for r in rows if r[2] == "passed")
     print(f"\n{progress_bar(done, len(results))}")
+    if progress:
+        for line in waiting_lines(progress):
+            print(line)
     if args.solution:
         pass
     elif current:
         print(f"current lesson: {current.num} {current.title} (exercises/{current.dir}/): "
-              f"make next, make watch")
-    else:
+              f"make next, make watch-{current.n}; make grade-{current.n} shows its diagnosis")
+    elif done == len(results):
         print("Every lesson passed. Well done.")
     if args.perf:
         print("performance: % of cuBLAS on this GPU against the manifest's target; it never "
               "changes whether a lesson passes.")
-    print("make grade-N shows the diagnosis of lesson N.")
     return 0
+
+
+def waiting_lines(progress):
+    waiting = progress.waiting_for_gpu()
+    if not waiting:
+        return []
+    note = progress.get(waiting[0].num).get("gpu_note", "no suitable GPU here")
+    return [f"Not passed yet, waiting for their GPU part ({note}): lesson"
+            f"{'s' if len(waiting) > 1 else ''} {', '.join(l.num for l in waiting)} "
+            f"({CPU_ONLY}; make grade on a machine with a GPU finishes them)"]
 
 
 def cmd_next(_args):
     progress = Progress()
     lesson = progress.current()
     if lesson is None:
-        print(f"Every lesson passed ({progress_bar(progress.passed_count(), len(lessons()))}).")
+        if progress.waiting_for_gpu():
+            print("Every lesson's CPU part has passed.")
+            print("\n".join(waiting_lines(progress)))
+        else:
+            print("Every lesson passed.")
+        print(progress_bar(progress.passed_count(), len(lessons())))
         return 0
     e = progress.get(lesson.num)
     status = e.get("status")
@@ -684,11 +829,15 @@ def cmd_next(_args):
         print("  status:   not graded yet")
     print(f"  then:     make watch-{lesson.n} grades it on every save; make hint-{lesson.n} gives "
           f"a hint")
+    for line in waiting_lines(progress):
+        print(line)
     print(progress_bar(progress.passed_count(), len(lessons())))
     return 0
 
 
 def cmd_check_stubs(args):
+    if not args.no_build and not build_targets(Path(args.build), [], args.jobs, "the course"):
+        return 1
     bad = 0
     for lesson in lessons():
         binary = Path(args.build) / "bin" / f"grade{lesson.num}"
@@ -826,29 +975,6 @@ class Watcher:
                 self.proc.wait()
 
 
-def compile_errors(out, limit=25):
-    noise = re.compile(r"^\s*(g?make(\[\d+\])?:|\[ *\d+%\]|-- )|\*\*\*")
-    lines = out.splitlines()
-    keep = []
-    for i, line in enumerate(lines):
-        if re.search(r"\berror\b", line, re.I) and not noise.search(line):
-            for j in range(i, min(i + 3, len(lines))):
-                if j not in keep and not noise.search(lines[j]):
-                    keep.append(j)
-    chosen = [lines[j] for j in keep] or lines[-20:]
-    if len(chosen) > limit:
-        chosen = chosen[:limit] + [f"... ({len(chosen) - limit} more lines)"]
-    return chosen
-
-
-def build_lesson(build, lesson, solution, jobs):
-    targets = [f"test{lesson.num}", f"lesson{lesson.num}_solution"] if solution else \
-        [f"grade{lesson.num}", f"lesson{lesson.num}"]
-    cmd = ["cmake", "--build", str(build), "--target", *targets, "-j", str(jobs)]
-    rc, out = run(cmd)
-    return rc == 0, out
-
-
 def lesson_of(path):
     for l in lessons():
         folder = ROOT / "exercises" / l.dir
@@ -868,7 +994,8 @@ def watch_screen(lesson, args, watcher):
         f"exercise: exercises/{lesson.dir}/"
     out = [paint(f"lesson {lesson.num} \u00b7 {lesson.title}", "bold") + f"   ({who})",
            f"{code}   chapter: lessons/{lesson.dir}/README.md", ""]
-    built, log = (True, "") if args.no_build else build_lesson(build, lesson, args.solution, args.jobs)
+    built, log = (True, "") if args.no_build else \
+        try_build(build, lesson_targets(lesson, args.solution), args.jobs)
     progress = None if args.solution else Progress()
     rc = 1
     if not built:
@@ -883,10 +1010,12 @@ def watch_screen(lesson, args, watcher):
         status = result.status
         halves = ", ".join(f"{tag.upper()} part {state}" for tag, (state, _, _) in
                            result.parts.items() if state != "none")
-        out.append("status: " + paint(status.upper(), STATUS_COLOR[status]) + f"   ({halves})")
-        if result.gpu_state == "skipped":
-            out.append(f"        the GPU part is skipped: {result.gpu_reason}")
-        rc = 0 if status in ("passed", "skipped") else 1
+        out.append("status: " + paint(status_label(status), STATUS_COLOR[status]) + f"   ({halves})")
+        if status == CPU_ONLY:
+            out.append("        not passed yet: " + gpu_not_run_line(result))
+        elif result.gpu_state == "skipped":
+            out.append(f"        the GPU part did not run: {result.gpu_reason}")
+        rc = 0 if status in ("passed", "skipped", CPU_ONLY) else 1
         if status in ("failing", "not started"):
             out += [""] + ["  " + l for l in diagnosis(result)]
             seen = progress.get(lesson.num).get("hints_seen", 0) if progress else 0
@@ -896,6 +1025,9 @@ def watch_screen(lesson, args, watcher):
         elif status == "skipped":
             out += ["", ("N" if args.no_build else "It compiles, but n") +
                     f"othing of lesson {lesson.num} can be graded on this machine."]
+        elif status == CPU_ONLY:
+            out.append("")
+            out += next_lines(lesson, watching_all=watcher is not None and not args.lesson)
         else:
             if result.pct is not None:
                 out.append(f"speed:  {result.pct:.1f}% of cuBLAS on this GPU")
@@ -958,6 +1090,39 @@ def cmd_watch(args):
             watcher.close()
 
 
+def cmd_run(args):
+    """make lesson-N: builds lesson N's program and runs it with the learner's options; nothing
+    runs when the build fails."""
+    lesson = resolve(args.lesson)
+    build = Path(args.build)
+    target = lesson_targets(lesson, args.solution, graders=False)[0]
+    if not build_targets(build, [target], args.jobs, f"lesson {lesson.num}'s program"):
+        return 1
+    try:
+        extra = shlex.split(args.args or "")
+    except ValueError as e:
+        print(f"make lesson-{lesson.n}: ARGS cannot be read ({e})", file=sys.stderr)
+        return 2
+    print(f"== {target} {' '.join(extra)}".rstrip(), flush=True)
+    try:
+        return subprocess.run([str(build / "bin" / target), *extra], cwd=build).returncode
+    except KeyboardInterrupt:
+        return 130
+
+
+def cmd_build(args):
+    """Builds what a command needs before it runs (make bench, profile-N, sanitize-N, sass-N):
+    lesson N's reference program, and with --mine the learner's too; everything without N."""
+    build = Path(args.build)
+    if not args.lesson:
+        return 0 if build_targets(build, [], args.jobs, "the course") else 1
+    lesson = resolve(args.lesson)
+    targets = lesson_targets(lesson, True, graders=False)
+    if args.mine:
+        targets += lesson_targets(lesson, False, graders=False)
+    return 0 if build_targets(build, targets, args.jobs, f"lesson {lesson.num}") else 1
+
+
 # ---- reset: the stub as the course shipped it ---------------------------------------------------
 
 class GitError(Exception):
@@ -1016,7 +1181,10 @@ def course_base():
             if ref == "@{upstream}":
                 rc, n = git(["rev-parse", "--abbrev-ref", ref])
                 name = n.strip() if rc == 0 else ref
-            return base.strip(), f"the course's {name}"
+            if base.strip() == sha.strip():
+                return base.strip(), f"the course's {name}"
+            # The checkout has not taken the newest commits of the course: name the commit it has.
+            return base.strip(), f"the newest commit of the course's {name} in this checkout"
     return head.strip(), "HEAD"
 
 
@@ -1144,6 +1312,8 @@ def cmd_self_check(args):
     """On a GPU: every solution passes its grader; every untouched stub fails it with NOT
     IMPLEMENTED, not a crash. Exit 77 (skipped) without a usable GPU."""
     build = Path(args.build)
+    if not args.no_build and not build_targets(build, [], args.jobs, "the course"):
+        return 1
     order = lessons()
     probe = next((l for l in order if has_tag(l, "gpu")), None)
     if probe is None:
@@ -1325,11 +1495,25 @@ def main():
     h.add_argument("--build", default="build")
     h.add_argument("--reset", action="store_true", help="start over from hint 1")
     h.add_argument("--all", action="store_true", help="show every hint")
+    jobs = os.cpu_count() or 2
     g = sub.add_parser("grade")
     g.add_argument("lesson", nargs="?")
     g.add_argument("--build", default="build")
     g.add_argument("--solution", action="store_true", help="grade the reference solutions")
     g.add_argument("--perf", action="store_true", help="the performance verdict against the target")
+    g.add_argument("--no-build", action="store_true", help="grade what is built (for tests)")
+    g.add_argument("--jobs", type=int, default=jobs)
+    r = sub.add_parser("run")
+    r.add_argument("lesson")
+    r.add_argument("--build", default="build")
+    r.add_argument("--solution", action="store_true", help="run the reference solution's program")
+    r.add_argument("--args", default="", help="the program's options, as one string")
+    r.add_argument("--jobs", type=int, default=jobs)
+    b = sub.add_parser("build")
+    b.add_argument("lesson", nargs="?")
+    b.add_argument("--build", default="build")
+    b.add_argument("--mine", action="store_true", help="your program too")
+    b.add_argument("--jobs", type=int, default=jobs)
     sub.add_parser("next")
     w = sub.add_parser("watch")
     w.add_argument("lesson", nargs="?", help="only this lesson (default: the current one, then "
@@ -1343,14 +1527,18 @@ def main():
     w.add_argument("--interval", type=float, default=1.0, help="seconds between polls")
     w.add_argument("--no-build", action="store_true", help="grade what is built (for tests)")
     w.add_argument("--rounds", type=int, default=0, help="stop after this many gradings (for tests)")
-    w.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    w.add_argument("--jobs", type=int, default=jobs)
     rs = sub.add_parser("reset")
     rs.add_argument("lesson")
     rs.add_argument("--force", action="store_true", help="do not ask before discarding changes")
     s = sub.add_parser("check-stubs")
     s.add_argument("--build", default="build")
+    s.add_argument("--no-build", action="store_true", help="check what is built")
+    s.add_argument("--jobs", type=int, default=jobs)
     sc = sub.add_parser("self-check")
     sc.add_argument("--build", default="build")
+    sc.add_argument("--no-build", action="store_true", help="check what is built")
+    sc.add_argument("--jobs", type=int, default=jobs)
     sub.add_parser("check-repo")
     args = ap.parse_args()
     if hasattr(args, "build"):
@@ -1361,7 +1549,8 @@ def main():
     if args.cmd == "resolve":
         print(resolve(args.lesson).num)
         return 0
-    return {"hint": cmd_hint, "grade": cmd_grade, "next": cmd_next, "watch": cmd_watch,
+    return {"hint": cmd_hint, "grade": cmd_grade, "run": cmd_run, "build": cmd_build,
+            "next": cmd_next, "watch": cmd_watch,
             "reset": cmd_reset, "check-stubs": cmd_check_stubs, "self-check": cmd_self_check,
             "check-repo": cmd_check_repo}[args.cmd](args)
 

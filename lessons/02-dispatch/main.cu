@@ -25,7 +25,6 @@ using namespace lesson02;
 
 namespace {
 
-constexpr int kMinCc = 75;            // the manifest's minimum compute capability, 7.5
 constexpr long kMaxN = 1L << 26;      // 64 Mi floats: 256 MiB per vector
 constexpr long kMaxCells = 1L << 22;  // 4 Mi records in the 2D array
 
@@ -84,7 +83,7 @@ int run(int argc, char** argv) {
   const long cells = static_cast<long>(width) * height;
 
   const course::DeviceInfo dev = course::probe_device(0);
-  const std::string why = course::device_unusable_reason(dev, kMinCc);
+  const std::string why = course::device_unusable_reason(dev, course::this_lesson().min_cc);
   const bool gpu = why.empty();
   if (gpu) {
     CUDA_CHECK(cudaSetDevice(dev.index));
@@ -178,10 +177,15 @@ int run(int argc, char** argv) {
   if (cli.on("json")) {
     const char* mode = gpu ? "gpu" : "emulated";
     course::JsonLine one, two;
-    one.add("lesson", "02").add("launch", "vector_add").add("mode", mode).add("n", n);
+    one.add("lesson", course::this_lesson().id)
+        .add("launch", "vector_add")
+        .add("mode", mode)
+        .add("n", n);
     one.add("block", block).add("grid", blocks).add("threads", launched);
     one.add("idle", launched - n).add("ok", ok_1d).print();
-    two.add("lesson", "02").add("launch", "record_thread_coords").add("mode", mode);
+    two.add("lesson", course::this_lesson().id)
+        .add("launch", "record_thread_coords")
+        .add("mode", mode);
     two.add("width", width).add("height", height).add("block_x", bx).add("block_y", by);
     two.add("grid_x", grid.x).add("grid_y", grid.y).add("threads", launched_2d);
     two.add("idle", launched_2d - cells).add("ok", ok_2d).print();
@@ -192,5 +196,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return course::guarded_main([&] { return run(argc, argv); });
+  return course::guarded_main(course::this_lesson(), [&] { return run(argc, argv); });
 }

@@ -11,7 +11,8 @@
 int main(int argc, char** argv) {
   //! [main]
   return course::run_sgemm_lesson(
-      argc, argv, "03", "the naive SGEMM: one thread per element of C, x walking down the rows", 75,
+      argc, argv, course::this_lesson(),
+      "the naive SGEMM: one thread per element of C, x walking down the rows",
       {{"naive_sgemm", lesson03::naive_sgemm, /*headline=*/true, /*intensity=*/0.25}});
   //! [main]
 }

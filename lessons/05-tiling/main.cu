@@ -23,8 +23,8 @@ int main(int argc, char** argv) {
       {"tiled_sgemm<32>", &lesson05::tiled_sgemm<32>, /*headline=*/true, 32 / 4.0},
   };
   //! [kernels]
-  return course::run_sgemm_lesson(argc, argv, "05",
+  return course::run_sgemm_lesson(argc, argv, course::this_lesson(),
                                   "Shared-memory tiled SGEMM, TILE 16 and 32, against cuBLAS "
                                   "(and lesson 04's coalesced kernel)",
-                                  75, kernels);
+                                  kernels);
 }

@@ -20,6 +20,7 @@
 #include "common/timing.hpp"
 
 #include <cstdio>
+#include <optional>
 #include <map>
 #include <string>
 #include <vector>
@@ -57,7 +58,7 @@ void print_occupancy_table(const SmLimits& sm, bool json) {
                std::to_string(o.active_warps), pct(o.occupancy), lesson06::limit_name(o.limit)});
     if (json) {
       course::JsonLine()
-          .add("lesson", "06")
+          .add("lesson", course::this_lesson().id)
           .add("what", "occupancy")
           .add("kernel", k.name)
           .add("threads", u.threads_per_block)
@@ -124,7 +125,7 @@ void wave_demo(const SmLimits& sm, int sm_count, int reps, int warmup, bool json
                fixed(s.ms, 4), fixed(s.ms / s.waves.waves, 4)});
     if (json) {
       course::JsonLine()
-          .add("lesson", "06")
+          .add("lesson", course::this_lesson().id)
           .add("what", "wave_quantization")
           .add("grid_blocks", static_cast<long>(s.grid_blocks))
           .add("blocks_per_wave", static_cast<long>(s.waves.blocks_per_wave))
@@ -186,7 +187,7 @@ void occupancy_sweep(const lesson06::TunedPlan& plan, const course::GemmShape& s
                  std::to_string(api), fixed(ms, 3), fixed(tf, 2)});
       if (json) {
         course::JsonLine()
-            .add("lesson", "06")
+            .add("lesson", course::this_lesson().id)
             .add("what", "occupancy_sweep")
             .add("kernel", cand.name)
             .add("blocks_per_sm", o.blocks_per_sm)
@@ -210,35 +211,40 @@ int main(int argc, char** argv) {
                   "launched the way the calculator says");
   course::add_sgemm_options(cli);
   cli.parse(argc, argv);
-  return course::guarded_main([&] {
-    const int device = course::require_device(75);
+  return course::guarded_main(course::this_lesson(), [&] {
+    const int device = course::require_device(course::this_lesson());
     const course::GemmShape s = course::sgemm_shape_from(cli);
     const int reps = static_cast<int>(cli.get("reps"));
     const int warmup = static_cast<int>(cli.get("warmup"));
     const bool json = cli.on("json");
 
-    //! [limits]
-    const SmLimits sm = lesson06::query_sm_limits(device);
-    int sm_count = 0;
-    CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-    std::printf(
-        "%s: %d SMs; per SM %d threads (%d warps), %d blocks, %d registers, %zu KiB of shared "
-        "memory (%zu per block with opt-in, %zu B reserved per block)\n\n",
-        sm.name.c_str(), sm_count, sm.max_threads_per_sm, sm.max_warps_per_sm, sm.max_blocks_per_sm,
-        sm.regs_per_sm, sm.smem_per_sm_bytes / 1024, sm.smem_per_block_optin_bytes / 1024,
-        sm.smem_reserved_per_block_bytes);
-    //! [limits]
+    // The calculator is yours: while it is a stub, its tables are skipped (and named at the end)
+    // and only the kernels that do not need it are measured.
+    std::optional<lesson06::TunedPlan> plan;
+    course::try_yours([&] {
+      //! [limits]
+      const SmLimits sm = lesson06::query_sm_limits(device);
+      int sm_count = 0;
+      CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+      std::printf(
+          "%s: %d SMs; per SM %d threads (%d warps), %d blocks, %d registers, %zu KiB of shared "
+          "memory (%zu per block with opt-in, %zu B reserved per block)\n\n",
+          sm.name.c_str(), sm_count, sm.max_threads_per_sm, sm.max_warps_per_sm,
+          sm.max_blocks_per_sm, sm.regs_per_sm, sm.smem_per_sm_bytes / 1024,
+          sm.smem_per_block_optin_bytes / 1024, sm.smem_reserved_per_block_bytes);
+      //! [limits]
 
-    // Planning sets the tuned kernels' carve-outs, so the table shows them as they launch.
-    const lesson06::TunedPlan plan = lesson06::plan_tuned_sgemm(s.M, s.N);
-    std::printf("what fits on one SM: the calculator (by each limit) and the CUDA runtime\n");
-    print_occupancy_table(sm, json);
+      // Planning sets the tuned kernels' carve-outs, so the table shows them as they launch.
+      plan = lesson06::plan_tuned_sgemm(s.M, s.N);
+      std::printf("what fits on one SM: the calculator (by each limit) and the CUDA runtime\n");
+      print_occupancy_table(sm, json);
 
-    std::printf("\nwaves at M=%d N=%d on %d SMs, and the planner's choice\n", s.M, s.N, sm_count);
-    print_plan(plan, s);
+      std::printf("\nwaves at M=%d N=%d on %d SMs, and the planner's choice\n", s.M, s.N, sm_count);
+      print_plan(*plan, s);
 
-    wave_demo(sm, sm_count, reps, warmup, json);
-    occupancy_sweep(plan, s, reps, warmup, json);
+      wave_demo(sm, sm_count, reps, warmup, json);
+      occupancy_sweep(*plan, s, reps, warmup, json);
+    });
 
     //! [kernels]
     // The last field: FLOP per byte loaded from global memory, 2 BM BN / (4 (BM + BN)) for a
@@ -250,7 +256,7 @@ int main(int argc, char** argv) {
         {"tiled_sgemm<16> (lesson 05)", &lesson05::tiled_sgemm<16>, false, 16 / 4.0},
         {"tiled_sgemm<32> (lesson 05)", &lesson05::tiled_sgemm<32>, false, 32 / 4.0},
     };
-    for (int i = 0; i < static_cast<int>(lesson06::tuned_configs().size()); ++i) {
+    for (int i = 0; plan && i < static_cast<int>(lesson06::tuned_configs().size()); ++i) {
       kernels.push_back(
           {lesson06::tuned_configs()[i].name,
            [i](int M, int N, int K, float alpha, const float* A, const float* B, float beta,
@@ -258,8 +264,9 @@ int main(int argc, char** argv) {
            false, intensity(lesson06::tuned_configs()[i])});
     }
     kernels.push_back({"tuned_tiled_sgemm", &lesson06::tuned_tiled_sgemm, /*headline=*/true,
-                       intensity(lesson06::tuned_configs()[plan.chosen])});
+                       plan ? intensity(lesson06::tuned_configs()[plan->chosen]) : 0.0});
     //! [kernels]
-    return course::sgemm_exit_code(course::measure_sgemm_kernels(cli, "06", kernels));
+    return course::sgemm_exit_code(
+        course::measure_sgemm_kernels(cli, course::this_lesson(), kernels));
   });
 }

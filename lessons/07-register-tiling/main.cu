@@ -55,7 +55,7 @@ void print_register_report(int device, const std::vector<Rung>& rungs, bool json
                course::fixed(r.intensity(), 1)});
     if (json) {
       course::JsonLine()
-          .add("lesson", "07")
+          .add("lesson", course::this_lesson().id)
           .add("what", "registers")
           .add("kernel", r.name)
           .add("threads", r.threads)
@@ -82,8 +82,8 @@ int main(int argc, char** argv) {
                   "and occupancy, against cuBLAS (and lesson 06's tuned tiled kernel)");
   course::add_sgemm_options(cli);
   cli.parse(argc, argv);
-  return course::guarded_main([&] {
-    const int device = course::require_device(75);
+  return course::guarded_main(course::this_lesson(), [&] {
+    const int device = course::require_device(course::this_lesson());
     const course::GemmShape s = course::sgemm_shape_from(cli);
 
     // Lesson 06's planner picks its configuration for this shape; show that one.
@@ -115,6 +115,7 @@ int main(int argc, char** argv) {
          rungs[3].intensity()},
     };
     //! [kernels]
-    return course::sgemm_exit_code(course::measure_sgemm_kernels(cli, "07", kernels));
+    return course::sgemm_exit_code(
+        course::measure_sgemm_kernels(cli, course::this_lesson(), kernels));
   });
 }

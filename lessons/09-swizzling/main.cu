@@ -50,7 +50,7 @@ void print_conflict_table(bool json) {
                  std::to_string(wavefronts), std::to_string(conflicts), fixed(per, 2)});
       if (json) {
         course::JsonLine()
-            .add("lesson", "09")
+            .add("lesson", course::this_lesson().id)
             .add("what", "bank_conflicts")
             .add("layout", lesson09::layout_name(layout))
             .add("access", a.what)
@@ -81,7 +81,7 @@ void print_config_table(bool json, const std::string& gpu) {
                std::to_string(blocks * c.threads / 32), fixed(c.intensity, 1)});
     if (json) {
       course::JsonLine()
-          .add("lesson", "09")
+          .add("lesson", course::this_lesson().id)
           .add("what", "config")
           .add("kernel", c.name)
           .add("regs", attr.numRegs)
@@ -104,22 +104,22 @@ int main(int argc, char** argv) {
   course::add_sgemm_options(cli);
   cli.flag("sweep", "also time every compiled configuration at the problem size (no checks)");
   cli.parse(argc, argv);
-  return course::guarded_main([&] {
-    const int device = course::require_device(75);
+  return course::guarded_main(course::this_lesson(), [&] {
+    const int device = course::require_device(course::this_lesson());
     const bool json = cli.on("json");
     const std::string gpu = course::probe_device(device).name;
 
     std::printf(
         "bank conflicts of one stage of the final kernel (every warp of a block), by the "
         "layout of its A tile\n");
-    print_conflict_table(json);
+    course::try_yours([&] { print_conflict_table(json); });  // your bank_conflicts
     std::printf("\nthe compiled configurations on %s\n", gpu.c_str());
     print_config_table(json, gpu);
     if (cli.on("sweep")) {
       std::vector<std::string> names;
       for (const auto& c : lesson09::sgemm_configs()) names.push_back(c.name);
       course::sweep_configurations(
-          cli, "09", names,
+          cli, course::this_lesson(), names,
           [](int i, int M, int N, int K, const float* A, const float* B, float* C) {
             lesson09::config_sgemm(i, M, N, K, 1.0f, A, B, 0.0f, C);
           });
@@ -147,6 +147,7 @@ int main(int argc, char** argv) {
     kernels.push_back({"step 6: swizzled_sgemm", &lesson09::swizzled_sgemm, false, intensity});
     kernels.push_back({"final_sgemm", &lesson09::final_sgemm, /*headline=*/true, intensity});
     //! [kernels]
-    return course::sgemm_exit_code(course::measure_sgemm_kernels(cli, "09", kernels));
+    return course::sgemm_exit_code(
+        course::measure_sgemm_kernels(cli, course::this_lesson(), kernels));
   });
 }

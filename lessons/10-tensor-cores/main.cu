@@ -56,7 +56,7 @@ void print_conflict_table(bool json) {
                  std::to_string(conflicts), fixed(per, 2)});
       if (json) {
         course::JsonLine()
-            .add("lesson", "10")
+            .add("lesson", course::this_lesson().id)
             .add("what", "bank_conflicts")
             .add("layout", layout)
             .add("access", a.what)
@@ -88,7 +88,7 @@ void print_config_table(bool json, const std::string& gpu) {
                fixed(c.intensity, 1)});
     if (json) {
       course::JsonLine()
-          .add("lesson", "10")
+          .add("lesson", course::this_lesson().id)
           .add("what", "config")
           .add("kernel", c.name)
           .add("regs", attr.numRegs)
@@ -112,20 +112,23 @@ int main(int argc, char** argv) {
   cli.flag("sweep", "also time every compiled configuration at the problem size (no checks)")
       .text("svg", "mma-fragments.svg", "where to write the picture of the fragments");
   cli.parse(argc, argv);
-  return course::guarded_main([&] {
+  return course::guarded_main(course::this_lesson(), [&] {
     const bool json = cli.on("json");
     // The CPU part: your mapping drawn, and the kernel's shared-memory accesses counted.
-    const std::filesystem::path svg = std::filesystem::absolute(cli.str("svg"));
-    std::ofstream file(svg);
-    file << lesson10::fragment_svg();
-    if (!file) throw std::runtime_error("could not write " + svg.string());
-    std::printf("picture of the fragments of mma.sync.m16n8k16: %s\n\n", svg.string().c_str());
+    course::try_yours([&] {  // your fragment mapping
+      const std::string picture = lesson10::fragment_svg();
+      const std::filesystem::path svg = std::filesystem::absolute(cli.str("svg"));
+      std::ofstream file(svg);
+      file << picture;
+      if (!file) throw std::runtime_error("could not write " + svg.string());
+      std::printf("picture of the fragments of mma.sync.m16n8k16: %s\n\n", svg.string().c_str());
+    });
     std::printf(
         "bank conflicts of one stage of the 128 x 128 x 64 tile (every warp of a block), by the "
         "layout of its tiles\n");
-    print_conflict_table(json);
+    course::try_yours([&] { print_conflict_table(json); });
 
-    const int device = course::require_device(80);
+    const int device = course::require_device(course::this_lesson());
     const std::string gpu = course::probe_device(device).name;
     std::printf("\nthe compiled configurations on %s\n", gpu.c_str());
     print_config_table(json, gpu);
@@ -133,7 +136,7 @@ int main(int argc, char** argv) {
       std::vector<std::string> names;
       for (const auto& c : lesson10::mma_configs()) names.push_back(c.name);
       course::sweep_configurations(
-          cli, "10", names,
+          cli, course::this_lesson(), names,
           [](int i, int M, int N, int K, const course::bf16* A, const course::bf16* B,
              course::bf16* C) { lesson10::config_gemm(i, M, N, K, 1.0f, A, B, 0.0f, C); });
     }
@@ -160,6 +163,7 @@ int main(int argc, char** argv) {
     kernels.push_back({"mma_sync_gemm", &lesson10::mma_sync_gemm, /*headline=*/true,
                        configs[lesson10::headline_config_index()].intensity});
     //! [kernels]
-    return course::sgemm_exit_code(course::measure_bf16_kernels(cli, "10", kernels));
+    return course::sgemm_exit_code(
+        course::measure_bf16_kernels(cli, course::this_lesson(), kernels));
   });
 }

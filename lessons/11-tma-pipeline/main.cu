@@ -22,8 +22,8 @@ int main(int argc, char** argv) {
   course::add_sgemm_options(cli);
   cli.flag("sweep", "also check and time the variants the chapter compares the last rungs with");
   cli.parse(argc, argv);
-  return course::guarded_main([&] {
-    const int device = course::require_device(90);
+  return course::guarded_main(course::this_lesson(), [&] {
+    const int device = course::require_device(course::this_lesson());
     if (const std::string why = lesson11::hopper_support_error(device); !why.empty()) {
       throw std::runtime_error(why);
     }
@@ -33,11 +33,14 @@ int main(int argc, char** argv) {
       kernels.push_back({r.name, r.fn, /*headline=*/r.fn == &lesson11::hopper_gemm});
     }
     //! [kernels]
-    int rc = course::sgemm_exit_code(course::measure_bf16_kernels(cli, "11", kernels));
+    int rc =
+        course::sgemm_exit_code(course::measure_bf16_kernels(cli, course::this_lesson(), kernels));
     if (cli.on("sweep")) {
       std::vector<course::NamedBf16Gemm> more;
       for (const lesson11::Rung& r : lesson11::variants()) more.push_back({r.name, r.fn, false});
-      if (course::sgemm_exit_code(course::measure_bf16_kernels(cli, "11", more)) != 0) rc = 1;
+      if (course::sgemm_exit_code(course::measure_bf16_kernels(cli, course::this_lesson(), more)) !=
+          0)
+        rc = 1;
     }
     return rc;
   });

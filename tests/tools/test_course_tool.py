@@ -115,7 +115,24 @@ echo "All tests passed (2 assertions in 2 test cases)"
 # A fake lesson program: the JSON line `make grade` reads the % of cuBLAS from.
 PROGRAM = r"""#!/usr/bin/env bash
 [ "$1" = "--json" ] && echo '{"kernel": "k", "pct_of_cublas": '"${FAKE_PCT:-12.5}"', "headline": true}'
+echo "fake lesson program ran: $*"
 exit 0
+"""
+
+# A fake `cmake --build`: it "compiles" the exercises and fails, as nvcc would, on one that holds
+# SYNTAX_ERROR.
+CMAKE = r"""#!/usr/bin/env bash
+root="__ROOT__"
+bad=$(grep -l SYNTAX_ERROR "$root"/exercises/*/*.cpp 2>/dev/null | head -n 1)
+if [ -n "$bad" ]; then
+  echo "[ 50%] Building CUDA object CMakeFiles/x.dir/$bad.o"
+  echo "$bad(3): error: expected a \";\""
+  echo "  }"
+  echo "1 error detected in the compilation of \"$bad\"."
+  echo "gmake[2]: *** [CMakeFiles/x.dir/build.make:77: x.o] Error 2"
+  exit 2
+fi
+echo "[100%] Built target everything"
 """
 
 LESSONS = [("01", "alpha", "-", "Alpha: the first lesson"), ("02", "beta", "10", "Beta: the second")]
@@ -157,8 +174,9 @@ class FakeCourse:
             for name in (f"lesson{num}", f"lesson{num}_solution"):
                 write(root / "build" / "bin" / name, PROGRAM, 0o755)
         write(root / "lessons" / "manifest.txt", "\n".join(lines) + "\n")
+        write(root / "fakebin" / "cmake", CMAKE.replace("__ROOT__", str(root)), 0o755)
         write(root / "common" / "tools" / "course.py", COURSE.read_text(), 0o755)
-        write(root / ".gitignore", "/build/\n/.course/\n")
+        write(root / ".gitignore", "/build/\n/.course/\n/fakebin/\n")
 
     def exercise(self, num):
         slug = dict((n, s) for n, s, _, _ in LESSONS)[num]
@@ -173,6 +191,7 @@ class FakeCourse:
         e = dict(os.environ)
         e.pop("FAKE_GPU", None)
         e["NO_COLOR"] = "1"
+        e["PATH"] = f"{self.root / 'fakebin'}:{os.environ['PATH']}"
         e.update(env or {})
         args = list(args)
         if args and args[0] in ("grade", "watch", "hint", "check-stubs", "self-check"):
@@ -247,22 +266,22 @@ class Grading(Base):
         self.assertIn("not started", out)
         self.assertIn("0 of 2 lessons passed", out)
         self.assertIn("current lesson: 01", out)
-        self.assertIn("GPU parts skipped: no CUDA device (fake)", out)
+        self.assertIn("GPU parts not run: no CUDA device (fake)", out)
         state = self.c.state()["lessons"]
         self.assertEqual(state["01"]["status"], "not started")
-        self.assertEqual(state["02"]["gpu"], "skipped")
+        self.assertEqual(state["02"]["gpu"], "not run")
 
     def test_a_pass_is_dated_points_to_the_solution_and_moves_next(self):
         self.c.fill("01", SOLVED)
-        rc, out, _ = self.c.run("grade", "1")
+        gpu = {"FAKE_GPU": "1"}
+        rc, out, _ = self.c.run("grade", "1", env=gpu)
         self.assertEqual(rc, 0, out)
         self.assertIn("PASSED", out)
         self.assertIn("solutions/01-alpha/alpha.cpp: the chapter discusses it in \u00a7 The alpha "
                       "kernel (lessons/01-alpha/README.md:", out)
         self.assertIn("Next: lesson 02", out)
-        self.assertIn("the GPU part is skipped", out)
         passed_at = self.c.state()["lessons"]["01"]["passed_at"]
-        rc, out, _ = self.c.run("grade")
+        rc, out, _ = self.c.run("grade", env=gpu)
         self.assertIn(passed_at, out)
         self.assertIn("-> 02", out)
         self.assertIn("[###############...............] 1 of 2 lessons passed", out)
@@ -273,7 +292,7 @@ class Grading(Base):
         self.assertIn("exercise: exercises/02-beta/beta.cpp", out)
         # The first pass keeps its date; a later failure does not erase it.
         self.c.fill("01", BUGGY)
-        self.c.run("grade", "1")
+        self.c.run("grade", "1", env=gpu)
         self.assertEqual(self.c.state()["lessons"]["01"]["passed_at"], passed_at)
         self.assertEqual(self.c.state()["lessons"]["01"]["status"], "failing")
 
@@ -294,14 +313,73 @@ class Grading(Base):
     def test_next_with_everything_passed(self):
         self.c.fill("01", SOLVED)
         self.c.fill("02", SOLVED)
-        self.c.run("grade")
+        self.c.run("grade", env={"FAKE_GPU": "1"})
         rc, out, _ = self.c.run("next")
         self.assertIn("Every lesson passed", out)
 
     def test_solution_grading_leaves_the_progress_alone(self):
-        rc, out, _ = self.c.run("grade", "--solution")
+        rc, out, _ = self.c.run("grade", "--solution", env={"FAKE_GPU": "1"})
         self.assertIn("2 of 2 lessons passed", out)
         self.assertFalse((self.c.root / ".course" / "progress.json").exists())
+
+    def test_a_pass_whose_gpu_part_did_not_run_is_not_a_pass(self):
+        self.c.fill("01", SOLVED)
+        rc, out, _ = self.c.run("grade", "1")
+        self.assertEqual(rc, 0, out)
+        self.assertNotIn("PASSED", out)
+        self.assertIn("CPU part passed; GPU part not run", out)
+        self.assertIn("the GPU part did not run: no CUDA device (fake)", out)
+        self.assertEqual(self.c.state()["lessons"]["01"]["status"], "CPU part passed")
+        self.assertNotIn("passed_at", self.c.state()["lessons"]["01"])
+        rc, out, _ = self.c.run("grade")
+        self.assertRegex(out, r"01 .*CPU part passed +not run")
+        self.assertIn("0 of 2 lessons passed", out)
+        rc, out, _ = self.c.run("watch", "1", "--once", "--no-build")
+        self.assertNotIn("PASSED", out)
+        self.assertIn("CPU part passed; GPU part not run", out)
+        self.assertIn("0 of 2 lessons passed", out)
+        rc, out, _ = self.c.run("next")
+        self.assertIn("Next: lesson 02", out)  # the work this machine can check moves on
+        self.assertIn("waiting for their GPU part (no CUDA device (fake)): lesson 01", out)
+        self.assertIn("0 of 2 lessons passed", out)
+        # A later run with a GPU turns it into a pass.
+        rc, out, _ = self.c.run("grade", "1", env={"FAKE_GPU": "1"})
+        self.assertIn("PASSED", out)
+        self.assertEqual(self.c.state()["lessons"]["01"]["status"], "passed")
+        rc, out, _ = self.c.run("next")
+        self.assertIn("1 of 2 lessons passed", out)
+
+    def test_nothing_runs_after_a_failed_build(self):
+        # Passed, then a compile error: grade-N and lesson-N show the error, exit non-zero, and
+        # neither grade nor run nor record anything.
+        self.c.fill("01", SOLVED)
+        gpu = {"FAKE_GPU": "1"}
+        rc, out, _ = self.c.run("grade", "1", env=gpu)
+        self.assertIn("PASSED", out)
+        before = self.c.state()
+        self.c.fill("01", SOLVED.replace("return 42;", "return 42  // SYNTAX_ERROR"))
+        rc, out, _ = self.c.run("grade", "1", env=gpu)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("DOES NOT COMPILE", out)
+        self.assertIn('alpha.cpp(3): error: expected a ";"', out)
+        self.assertNotIn("PASSED", out)
+        self.assertNotIn("All tests passed", out)
+        self.assertNotIn("gmake", out)
+        rc, out, _ = self.c.run("grade", env=gpu)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("DOES NOT COMPILE", out)
+        self.assertNotIn("Progress", out)
+        rc, out, _ = self.c.run("run", "1", "--build", str(self.c.root / "build"), env=gpu)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("DOES NOT COMPILE", out)
+        self.assertNotIn("fake lesson program ran", out)
+        self.assertEqual(self.c.state(), before)
+        # Fixed again: the program runs, with the learner's options.
+        self.c.fill("01", SOLVED)
+        rc, out, _ = self.c.run("run", "1", "--build", str(self.c.root / "build"),
+                                "--args", "--size 64 --json")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("fake lesson program ran: --size 64 --json", out)
 
     def test_a_cpu_machine_does_not_undo_a_gpu_pass(self):
         self.c.fill("02", SOLVED)
@@ -422,7 +500,7 @@ class Watch(Base):
         self.assertIn("lesson 01 \u00b7 Alpha", out)
         self.assertIn("NOT STARTED", out)
         self.assertIn("alpha_fn  in exercises/01-alpha/alpha.cpp", out)
-        self.assertIn("the GPU part is skipped: no CUDA device (fake)", out)
+        self.assertIn("the GPU part did not run: no CUDA device (fake)", out)
         self.assertIn("make hint-1 gives a hint (0 of 3 seen)", out)
 
     def test_once_on_a_failure_shows_the_diagnosis(self):
@@ -437,11 +515,11 @@ class Watch(Base):
         self.c.fill("01", SOLVED)
         rc, out, _ = self.c.run("watch", "1", "--once", "--no-build")
         self.assertEqual(rc, 0)
-        self.assertIn("PASSED", out)
-        self.assertIn("CPU part passed, GPU part skipped", out)
+        self.assertNotIn("PASSED", out)
+        self.assertIn("CPU part passed; GPU part not run", out)
         self.assertNotIn("% of cuBLAS", out)
         self.assertIn("Next: lesson 02, Beta", out)
-        self.assertIn("1 of 2 lessons passed", out)
+        self.assertIn("0 of 2 lessons passed", out)
 
     def test_once_on_a_pass_with_a_gpu_shows_the_speed(self):
         self.c.fill("02", SOLVED)
@@ -500,7 +578,7 @@ class Watch(Base):
             p.stdout.close()
         out = "".join(lines)
         self.assertIn("NOT STARTED", out)
-        self.assertIn("PASSED", out.split("=" * 78)[-1])
+        self.assertIn("CPU part passed; GPU part not run", out.split("=" * 78)[-1])
         return out
 
     def test_polling_regrades_on_save(self):
