@@ -56,6 +56,9 @@ TEST_CASE("Cli rejects bad input with a message that names it", "[cpu][cli]") {
       {{"--bogus"}, "unknown option --bogus"},
       {{"stray"}, "unexpected argument 'stray'"},
       {{"--json=1"}, "takes no value"},
+      {{"--size", "999999999999"}, "--size is at most 2147483647, got '999999999999'"},
+      {{"--size", "99999999999999999999"}, "is at most 2147483647"},
+      {{"--size", "2147483648"}, "is at most 2147483647"},
   };
   for (auto& c : cases) {
     auto cli = sizes();
@@ -64,6 +67,28 @@ TEST_CASE("Cli rejects bad input with a message that names it", "[cpu][cli]") {
     CHECK(err.find(c.expect) != std::string::npos);
   }
   CHECK(sizes().usage().find("--size N") != std::string::npos);
+  auto max = sizes();
+  REQUIRE(parse(max, {"--size", "2147483647"}).empty());
+  CHECK(max.get("size") == 2147483647);
+}
+
+TEST_CASE("The usage shows the declared defaults, not the values given", "[cpu][cli]") {
+  auto cli = sizes();
+  REQUIRE(parse(cli, {"--size", "4097", "--out", "other.svg"}).empty());
+  const std::string usage = cli.usage();
+  INFO(usage);
+  CHECK(usage.find("(default 64)") != std::string::npos);
+  CHECK(usage.find("(default grid.svg)") != std::string::npos);
+  CHECK(usage.find("4097") == std::string::npos);
+  CHECK(usage.find("other.svg") == std::string::npos);
+}
+
+TEST_CASE("hint_command names the lesson of the stub", "[cpu][cli]") {
+  CHECK(course::hint_command("NOT IMPLEMENTED: naive_sgemm (exercises/03-naive/naive_sgemm.cu) is "
+                             "still a TODO stub") == "make hint-3");
+  CHECK(course::hint_command("NOT IMPLEMENTED: x (exercises/11-tma-pipeline/a.cu)") ==
+        "make hint-11");
+  CHECK(course::hint_command("NOT IMPLEMENTED: something") == "make hint-<lesson number>");
 }
 
 TEST_CASE("Table lines up its columns", "[cpu][report]") {
