@@ -20,7 +20,7 @@ endif
 
 .DEFAULT_GOAL := help
 .PHONY: help setup configure build test grade check-stubs check-repo self-check gpu-check list clean \
-        book bench watch next
+        book readme bench watch next
 
 help:
 	@echo "The CUDA course: from 'what is on my GPU' to a Hopper TMA + wgmma GEMM."
@@ -38,9 +38,10 @@ help:
 	@echo "  make self-check                          on a GPU: solutions pass, untouched stubs fail NOT IMPLEMENTED"
 	@echo "  make check-stubs                         every untouched stub fails its grader with NOT IMPLEMENTED"
 	@echo "  make book                                the book, offline HTML: book/html/index.html (no GPU needed)"
+	@echo "  make readme                              README.md's measured figures, rewritten from book/data/"
 	@echo "  make setup                               install the missing system packages"
 	@echo "  make list                                the lessons"
-	@echo "  make bench [MINE=1] [SIZES=1024,2048]     every kernel of every lesson against cuBLAS -> book/data/"
+	@echo "  make bench [MINE=1] [SIZES=1024,2048]     every kernel of every lesson against cuBLAS -> book/data/, README.md"
 	@echo "  make profile-N [MINE=1] [SIZE=2048]      Nsight Compute: the metrics lesson N's optimization moves"
 	@echo "  make sanitize-N [MINE=1]                 compute-sanitizer memcheck + racecheck at a ragged size"
 	@echo "  make sass-N [MINE=1]                     what the compiler made of lesson N's kernels"
@@ -146,6 +147,11 @@ self-check: configure
 book:
 	@$(SETUP) book
 	@$(PYTHON) book/build.py --check
+
+# README.md's generated blocks (the headline claim, the table of measured results) from book/data/
+# and the manifest's targets; `make bench` does the same after it measures, `make test` checks it.
+readme:
+	@$(PYTHON) book/readme.py
 
 # One call on a GPU machine: configure for the GPU present, build, run every test, grade stubs and
 # solutions, run the sanitizers and the lesson programs; logs under OUT, a short table last.

@@ -28,6 +28,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "common" / "tools"))
 import course  # noqa: E402  (the manifest reader: the one list of lessons)
 
+# The sizes (M = N = K) at which the reference solutions' targets are set: 4096 for the FP32
+# lessons, 4096 and 8192 for the bf16 ones. The README's table and the front page quote these.
+TARGET_SIZES = {"fp32": (4096,), "bf16": (4096, 8192)}
 # Bytes per element of A, B and C, for the problem's own intensity.
 ELEMENT_BYTES = {"fp32": 4, "tf32": 4, "bf16": 2, "fp16": 2}
 # Lesson 01's ceiling line for each precision.
@@ -142,9 +145,119 @@ class GpuData:
     def for_lesson(self, num):
         return [l for l in self.gemm if l["lesson"] == num]
 
+    def headline(self, num):
+        """The figures of lesson `num`'s headline kernel: its lines (the reference solution's, the
+        one the program marks "headline") at the TARGET_SIZES of its precision that the data
+        has, smallest first; [] when there are none. Each line has "tflops", "pct_of_cublas",
+        "cublas_tflops", "ms" and the shape. The README's table, the front page and the book's
+        claims all take their figures from here."""
+        lines = [l for l in self.all_sizes if l["lesson"] == num and l.get("headline")
+                 and l.get("build", "solution") == "solution"]
+        out = []
+        for size in TARGET_SIZES.get(precision_of(lines[0]), ()) if lines else ():
+            at = [l for l in lines if int(l["M"]) == int(l["N"]) == int(l["K"]) == size]
+            if at:
+                out.append(at[0])
+        return out
+
 
 def load(data_dir):
     return [GpuData(p) for p in sorted(Path(data_dir).glob("*.jsonl"))]
+
+
+def reference_gpu(gpus):
+    """The data of the course's reference GPU, the H100 (the first file named for one), or None."""
+    return next((g for g in gpus if "h100" in g.stem), None)
+
+
+# ---- figures in prose ----------------------------------------------------------------------------
+
+def fmt(v, digits=2):
+    if isinstance(v, bool) or v is None:
+        return "–"
+    return f"{v:.{digits}f}" if isinstance(v, (int, float)) else str(v)
+
+
+def fmt_figure(v):
+    """A % of cuBLAS or a TFLOP/s figure as prose quotes it: 0.96, 6.35, 12.2, 712.8."""
+    return f"{v:.2f}" if v < 10 else f"{v:.1f}"
+
+
+def fmt_range(values):
+    """Whole percentages: "96" for one value (or equal ones), "90–96" for several."""
+    low, high = round(min(values)), round(max(values))
+    return f"{low}" if low == high else f"{low}–{high}"
+
+
+CEILING_NAMES = {"copy_bandwidth": "device-to-device copy", "cublas_sgemm": "cuBLAS SGEMM"}
+
+
+def ceilings_sentence(gpu):
+    """Lesson 01's measured ceilings, e.g. "device-to-device copy 3005.9 GB/s (90% of the
+    datasheet peak), cuBLAS SGEMM 51.7 TFLOP/s (77% of the datasheet peak)"."""
+    parts = []
+    for what, l in gpu.ceilings.items():
+        pct = l.get("pct_of_peak")
+        pct = f" ({fmt(pct, 0)}% of the datasheet peak)" if pct else ""
+        parts.append(f"{CEILING_NAMES.get(what, what.replace('_', ' '))} "
+                     f"{fmt(l.get('value'), 1)} {l.get('unit', '')}{pct}")
+    return ", ".join(parts)
+
+
+def target_text(lesson):
+    """The reference solution's target as prose writes it: "≥ 12%", "≈ 1%", or None."""
+    t = lesson.solution_target_pct
+    if t is None:
+        return None
+    return f"{'≈' if lesson.solution_target_approx else '≥'} {t:g}%"
+
+
+def target_verdict(lesson, lines):
+    """"met" or "missed" for the headline lines of `lesson` against its solution target (every
+    size must meet it; "about N" is met when the figure rounds to N), or None without a target
+    or a measurement."""
+    t = lesson.solution_target_pct
+    if t is None or not lines:
+        return None
+    pcts = [float(l["pct_of_cublas"]) for l in lines]
+    if lesson.solution_target_approx:
+        ok = all(round(p) == round(t) for p in pcts)
+    else:
+        ok = all(p >= t for p in pcts)
+    return "met" if ok else "missed"
+
+
+def sizes_text(lines):
+    """"4096³" or "4096³ and 8192³"."""
+    return " and ".join(f"{l['M']}³" if l["M"] == l["N"] == l["K"] else f"{l['M']}×{l['N']}×{l['K']}"
+                        for l in lines)
+
+
+def headline_claim(gpus):
+    """The sentence the README and the book's front page state the course's result in: how close
+    the last lesson's headline kernel comes to cuBLAS on the reference GPU, from the data."""
+    gpu = reference_gpu(gpus)
+    lessons = course.lessons()
+    last = next(((l, gpu.headline(l.num)) for l in reversed(lessons) if gpu and gpu.headline(l.num)),
+                None)
+    if last is None:
+        return ("No measurement of the course's kernels is committed yet: `make bench` on an H100 "
+                "writes them to `book/data/`.")
+    lesson, lines = last
+    precision = precision_of(lines[0])
+    baseline = "cuBLAS SGEMM" if precision == "fp32" else f"cuBLAS's {precision} GEMM"
+    figures = " and ".join(f"{fmt_figure(l['tflops'])}{' TFLOP/s' if i == 0 else ''} at "
+                           f"{sizes_text([l])}" for i, l in enumerate(lines))
+    verdict = target_verdict(lesson, lines)
+    target = target_text(lesson)
+    ending = ""
+    if verdict == "met":
+        ending = f", which meets its target of {target}"
+    elif verdict == "missed":
+        ending = f", short of its target of {target}"
+    return (f"On an {gpu.gpu}, the course's last kernel, lesson {lesson.num}'s "
+            f"`{lines[0]['kernel']}`, reaches {fmt_range([l['pct_of_cublas'] for l in lines])}% "
+            f"of {baseline} ({figures}; `{gpu.rel}`){ending}.")
 
 
 # The figure files, named here so that the pages and the charts agree.

@@ -33,7 +33,7 @@ BOOK = Path(__file__).resolve().parent
 ROOT = BOOK.parent
 sys.path.insert(0, str(BOOK))
 import bookdata  # noqa: E402
-from bookdata import course  # noqa: E402
+from bookdata import CEILING_NAMES, ceilings_sentence, course, fmt  # noqa: E402
 
 AWESOME = Path("/usr/share/doxygen-awesome-css")
 MATHJAX = Path("/usr/share/javascript/mathjax")
@@ -373,8 +373,8 @@ def front_page(lessons, titles, charts, gpus, project, book):
                 page.add(f'| {l.num} | \\subpage lesson{l.num} "{ref_text(l.title)}" | '
                          f"compute capability {l.min_cc} | `exercises/{l.dir}/` |")
             page.add("")
-            page.add("The course continues up to lesson 11 (Hopper TMA + wgmma); chapters appear "
-                     "here as they are written.")
+        elif line.strip() == "@@CLAIM@@":
+            page.add(bookdata.headline_claim(gpus))
         elif line.strip() == "@@LADDER@@":
             ordered = front_order(charts)
             figs, imgs = figure_lines(ordered, "ladder")
@@ -402,25 +402,6 @@ def front_page(lessons, titles, charts, gpus, project, book):
             page.add(line)
     book["front"] = {"images": images}
     return page
-
-
-def fmt(v, digits=2):
-    if isinstance(v, bool) or v is None:
-        return "–"
-    return f"{v:.{digits}f}" if isinstance(v, (int, float)) else str(v)
-
-
-CEILING_NAMES = {"copy_bandwidth": "device-to-device copy", "cublas_sgemm": "cuBLAS SGEMM"}
-
-
-def ceilings_sentence(gpu):
-    parts = []
-    for what, l in gpu.ceilings.items():
-        pct = l.get("pct_of_peak")
-        pct = f" ({fmt(pct, 0)}% of the datasheet peak)" if pct else ""
-        parts.append(f"{CEILING_NAMES.get(what, what.replace('_', ' '))} "
-                     f"{fmt(l.get('value'), 1)} {l.get('unit', '')}{pct}")
-    return ", ".join(parts)
 
 
 def front_order(charts):

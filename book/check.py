@@ -10,13 +10,16 @@
 - every figure a page shows (img, object, embed, iframe, SVG image) is a file of the book, and
   every chart and \\image the pages asked for is a well-formed, non-empty file;
 - no page, stylesheet or script loads anything from the network (scripts, styles, fonts, images);
-- pages with math load the local MathJax, whose files are present, and no raw \\f$ is left.
+- pages with math load the local MathJax, whose files are present, and no raw \\f$ is left;
+- every link of every HTML page (`href` of <a> and <area>) that stays in the book names a file of
+  the book, and its fragment (`#id`) an element of the target page (an `id`, or an <a name>).
 Standard library only. Exit status 1 with one line per problem.
 """
 
 import json
 import re
 import sys
+import urllib.parse
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
@@ -34,6 +37,11 @@ CSS_REMOTE = re.compile(r"(@import\s+(url\()?\s*['\"]?\s*(https?:)?//|url\(\s*['
 JS_REMOTE = re.compile(r"(https?:)?//[\w.-]+/[^\s\"'<>]*\.(js|css|woff2?|ttf|otf|eot)\b|"
                        r"cdn\.jsdelivr|cdnjs\.|unpkg\.com|googleapis\.com|mathjax\.org/mathjax",
                        re.I)
+
+
+# Links whose address is not a file of the book, and rightly so.
+ELSEWHERE = {"http", "https", "ftp", "ftps", "sftp", "mailto", "javascript", "data", "tel", "news",
+             "irc", "ircs"}
 
 
 class Node:
@@ -263,6 +271,57 @@ class Checker:
             if m:
                 self.fail(f"{js.relative_to(self.html)}: refers to {m.group(0)} on the network")
 
+    # ---- links -----------------------------------------------------------------------------------
+    def anchors(self, page):
+        """The fragments a link may name in `page`: its elements' ids and its <a name>s."""
+        root = self.tree(page)
+        out = set()
+        for n in root.iter():
+            if n.attrs.get("id"):
+                out.add(n.attrs["id"])
+            if n.tag == "a" and n.attrs.get("name"):
+                out.add(n.attrs["name"])
+        return out
+
+    def links(self, pages):
+        """Every local link names a file of the book, and its fragment an anchor of that page.
+        Returns the number of local links checked."""
+        checked, anchors = 0, {}
+        for page in pages:
+            for n in self.tree(page).iter():
+                if n.tag not in ("a", "area") or n.attrs.get("href") is None:
+                    continue
+                href = n.attrs["href"].strip()
+                if not href or REMOTE.match(href):
+                    continue  # a link to the network (a link, not a load: allowed)
+                scheme = re.match(r"([a-zA-Z][\w+.-]*):", href)
+                if scheme and scheme.group(1).lower() in ELSEWHERE:
+                    continue
+                if scheme:
+                    self.fail(f"{page}: the link {href!r} is a {scheme.group(1)}: address, not a "
+                              "file of the book")
+                    continue
+                path, _, fragment = href.partition("#")
+                path = urllib.parse.unquote(path.split("?")[0])
+                target = (self.html / page).parent / path if path else self.html / page
+                checked += 1
+                try:
+                    rel = target.resolve().relative_to(self.html.resolve()).as_posix()
+                except ValueError:
+                    self.fail(f"{page}: the link {href!r} leads out of the book")
+                    continue
+                if not target.is_file():
+                    self.fail(f"{page}: the link {href!r} names {rel}, which is not in the book")
+                    continue
+                if not fragment or target.suffix != ".html":
+                    continue
+                if rel not in anchors:
+                    anchors[rel] = self.anchors(rel)
+                if urllib.parse.unquote(fragment) not in anchors[rel]:
+                    self.fail(f"{page}: the link {href!r}: {rel} has no element with id "
+                              f"{urllib.parse.unquote(fragment)!r}")
+        return checked
+
     # ---- math ------------------------------------------------------------------------------------
     def math(self, pages):
         with_math = 0
@@ -302,17 +361,20 @@ def main():
     book = json.loads(book_json.read_text())
     lessons = course.lessons()
     pages = sorted(p.relative_to(c.html).as_posix() for p in c.html.glob("*.html"))
+    every_page = sorted(p.relative_to(c.html).as_posix() for p in c.html.rglob("*.html"))
     c.chapters(book, lessons)
     n_figs, n_shown = c.figures(book, pages)
     c.offline(pages)
     n_math = c.math(pages)
+    n_links = c.links(every_page)
     for p in c.problems:
         print(f"check: {p}")
     n_snip = sum(len(ch["snippets"]) for ch in book["chapters"])
     n_hint = sum(ch["hints"] for ch in book["chapters"])
     summary = (f"{len(lessons)} chapters in course order, {n_snip} snippets, {n_hint} hints, "
                f"{n_figs} figures ({n_shown} images shown), {n_math} pages with math, "
-               f"{len(pages)} pages offline")
+               f"{len(pages)} pages offline, {n_links} links within the book in "
+               f"{len(every_page)} HTML files")
     if c.problems:
         print(f"check: {len(c.problems)} problem(s); {summary}")
         return 1

@@ -14,7 +14,9 @@
 
 namespace course {
 
-/// The exception every checking macro throws: "file:line: call failed: error (name)".
+/// The exception every checking macro throws. Its message names the source file and line, the
+/// call and the error, e.g. `sgemm.cu:42: cudaMalloc(&p, bytes) failed: out of memory
+/// (cudaErrorMemoryAllocation)`.
 class CudaError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -39,7 +41,8 @@ void check_launch(const char* file, int line);
 
 }  // namespace course
 
-/// Checks a CUDA runtime call; throws course::CudaError with file:line, the call and the error.
+/// Checks a CUDA runtime call; throws course::CudaError naming the source file and line, the call
+/// and the error.
 #define CUDA_CHECK(call)                                                     \
   do {                                                                       \
     cudaError_t course_status_ = (call);                                     \
@@ -47,7 +50,8 @@ void check_launch(const char* file, int line);
       ::course::throw_cuda_error(course_status_, #call, __FILE__, __LINE__); \
   } while (0)
 
-/// Checks a cuBLAS call; throws course::CudaError with file:line, the call and the status.
+/// Checks a cuBLAS call; throws course::CudaError naming the source file and line, the call and
+/// the status.
 #define CUBLAS_CHECK(call)                                                     \
   do {                                                                         \
     cublasStatus_t course_status_ = (call);                                    \

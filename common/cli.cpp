@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -31,6 +32,7 @@ Cli::Cli(std::string program, std::string summary)
 Cli& Cli::number(const std::string& name, long fallback, const std::string& help) {
   Option o{Kind::kNumber, help};
   o.number = fallback;
+  o.fallback_number = fallback;
   options_[name] = o;
   order_.push_back(name);
   return *this;
@@ -39,6 +41,7 @@ Cli& Cli::number(const std::string& name, long fallback, const std::string& help
 Cli& Cli::text(const std::string& name, const std::string& fallback, const std::string& help) {
   Option o{Kind::kText, help};
   o.text = fallback;
+  o.fallback_text = fallback;
   options_[name] = o;
   order_.push_back(name);
   return *this;
@@ -79,6 +82,17 @@ std::string Cli::try_parse(int argc, const char* const* argv) {
       value = argv[++i];
     }
     if (o.kind == Kind::kNumber) {
+      // A whole number too large for the int the programs keep it in is its own error, not "not
+      // a positive whole number".
+      const bool digits =
+          !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
+      const std::size_t first = value.find_first_not_of('0');
+      const bool too_large =
+          digits && first != std::string::npos &&
+          (value.size() - first > 10 || std::stoll(value.substr(first)) > kMaxNumber);
+      if (too_large) {
+        return "--" + name + " is at most " + std::to_string(kMaxNumber) + ", got '" + value + "'";
+      }
       auto n = parse_positive(value);
       if (!n) return "--" + name + " needs a positive whole number, got '" + value + "'";
       o.number = *n;
@@ -135,8 +149,10 @@ std::string Cli::usage() const {
     out << "  " << left;
     for (std::size_t pad = left.size(); pad < 18; ++pad) out << ' ';
     out << ' ' << o.help;
-    if (o.kind == Kind::kNumber) out << " (default " << o.number << ")";
-    if (o.kind == Kind::kText && !o.text.empty()) out << " (default " << o.text << ")";
+    if (o.kind == Kind::kNumber) out << " (default " << o.fallback_number << ")";
+    if (o.kind == Kind::kText && !o.fallback_text.empty()) {
+      out << " (default " << o.fallback_text << ")";
+    }
     out << "\n";
   }
   out << "  --help             this text\n";

@@ -2,13 +2,15 @@
 /// \brief Command-line options for lesson programs, and the guard around main().
 ///
 /// Every lesson program takes `--name VALUE` options and `--flag` switches. A bad command line
-/// (an unknown flag, a size that is not a positive whole number) prints the error and the usage
-/// and exits with kExitUsage (2) before anything runs; `--help` prints the usage and exits 0.
+/// (an unknown flag, a size that is not a positive whole number, a number above kMaxNumber) prints
+/// the error and the usage and exits with kExitUsage (2) before anything runs; `--help` prints the
+/// usage and exits 0. The usage always shows the declared defaults, whatever was given.
 #pragma once
 
 #include "common/lesson.hpp"
 
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -19,13 +21,16 @@ namespace course {
 /// "12" -> 12; "0", "-3", "12x", "", "1e3" -> nothing. Sizes and counts go through this.
 std::optional<long> parse_positive(const std::string& text);
 
+/// The largest value a number option takes (the programs keep sizes and counts in an `int`).
+inline constexpr long kMaxNumber = std::numeric_limits<int>::max();
+
 /// The options of one program. Declare them, parse, then read them back by name.
 class Cli {
  public:
   /// `program` is the name shown in the usage, `summary` one line on what the program does.
   Cli(std::string program, std::string summary);
 
-  /// `--name N`: a positive whole number, `fallback` when not given.
+  /// `--name N`: a positive whole number up to kMaxNumber, `fallback` when not given.
   Cli& number(const std::string& name, long fallback, const std::string& help);
   /// `--name TEXT`: free text (a path, say), `fallback` when not given.
   Cli& text(const std::string& name, const std::string& fallback, const std::string& help);
@@ -53,6 +58,8 @@ class Cli {
     std::string help;
     long number = 0;
     std::string text;
+    long fallback_number = 0;  // the declared default, shown by usage()
+    std::string fallback_text;
     bool on = false;
     bool given = false;
   };

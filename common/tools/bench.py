@@ -11,7 +11,8 @@ SGEMM). Between runs the GPU rests a moment, against thermal drift.
 Writes book/data/<gpu>.jsonl: a first line describing the run ({"meta": true, "gpu", "sm_count",
 "sm_clock_mhz", "driver", "cuda", "date", "sizes", "bf16_sizes"}), then every measurement line,
 each with "size" and "build" ("solution", or "mine" for the learner's exercise build with --mine).
-With --lessons, the lines of the other lessons already in the file are kept.
+With --lessons, the lines of the other lessons already in the file are kept. Then, when it wrote
+to book/data/, it rewrites README.md's measured figures from it (book/readme.py, `make readme`).
 
   bench.py [--build DIR] [--sizes 1024,2048,4096] [--bf16-sizes 4096,8192] [--lessons 3,5]
            [--mine] [--rest 2] [--reps 10] [--out book/data]
@@ -30,6 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import course  # noqa: E402
 
 ROOT = course.ROOT
+sys.path.insert(0, str(ROOT / "book"))
+import readme  # noqa: E402  (README.md's measured figures, from book/data/)
 
 
 def is_gemm_lesson(lesson):
@@ -188,6 +191,15 @@ def main():
             cells.append(f"{j['pct_of_cublas']:.1f}% ({j['tflops']:.2f})" if j else "-")
         label = kernel + (" [mine]" if which == "mine" else "")
         print(f"{lesson:<7}{label:<36}" + "".join(f"{c:>20}" for c in cells))
+
+    if out_dir.resolve() == (ROOT / "book" / "data").resolve():
+        try:
+            changed = readme.update(data=out_dir)
+            print(f"\nREADME.md: its measured figures {'rewritten' if changed else 'unchanged'} "
+                  f"from book/data/ (make readme)")
+        except (readme.ReadmeError, readme.bookdata.DataError) as e:
+            print(f"\nREADME.md not rewritten: {e}", file=sys.stderr)
+            failed += 1
     return 1 if failed else 0
 
 

@@ -58,9 +58,15 @@ TODO_CALL = re.compile(r"not_implemented\s*\(|COURSE_TODO")
 
 
 class Lesson:
-    def __init__(self, num, slug, min_cc, title, hints, target="-", nfields=6):
+    """One line of lessons/manifest.txt:
+    number | slug | minimum compute capability | title | hints file | solution target | learner target
+    """
+
+    def __init__(self, num, slug, min_cc, title, hints, solution_target="-", learner_target="-",
+                 nfields=7):
         self.num, self.slug, self.min_cc, self.title, self.hints = num, slug, min_cc, title, hints
-        self.target, self.nfields = target, nfields
+        self.solution_target, self.learner_target = solution_target, learner_target
+        self.nfields = nfields
 
     @property
     def dir(self):
@@ -75,14 +81,42 @@ class Lesson:
         """The number as the make targets spell it: 3 for 03."""
         return int(self.num)
 
-    @property
-    def target_pct(self):
-        """The performance target, % of cuBLAS, or None ("-": no target)."""
+    @staticmethod
+    def _pct(text, approx_allowed):
+        """'12' -> (12.0, False); '~1' -> (1.0, True) when approx_allowed; '-' or junk -> None."""
+        approx = approx_allowed and text.startswith("~")
         try:
-            value = float(self.target)
+            value = float(text[1:] if approx else text)
         except ValueError:
             return None
-        return value if value > 0 else None
+        return (value, approx) if value > 0 else None
+
+    @property
+    def learner_target_pct(self):
+        """The learner's performance target, % of cuBLAS (`make grade PERF=1`), or None ('-')."""
+        parsed = self._pct(self.learner_target, approx_allowed=False)
+        return parsed[0] if parsed else None
+
+    @property
+    def solution_target_pct(self):
+        """The reference solution's target, % of cuBLAS on the H100, or None ('-')."""
+        parsed = self._pct(self.solution_target, approx_allowed=True)
+        return parsed[0] if parsed else None
+
+    @property
+    def solution_target_approx(self):
+        """True when the reference solution's target is 'about N' ('~N'), not 'at least N'."""
+        parsed = self._pct(self.solution_target, approx_allowed=True)
+        return bool(parsed and parsed[1])
+
+    # The learner's target under its older names, for the grading code.
+    @property
+    def target(self):
+        return self.learner_target
+
+    @property
+    def target_pct(self):
+        return self.learner_target_pct
 
 
 def lessons():
@@ -91,9 +125,12 @@ def lessons():
         if not re.match(r"^\d", line):
             continue
         fields = [f.strip() for f in line.split("|")]
-        if len(fields) not in (5, 6):
-            sys.exit(f"{MANIFEST}: a lesson line needs 6 fields separated by '|': {line}")
-        out.append(Lesson(*fields, nfields=len(fields)))
+        if len(fields) not in (5, 6, 7):
+            sys.exit(f"{MANIFEST}: a lesson line needs 7 fields separated by '|': {line}")
+        nfields = len(fields)
+        if nfields == 6:  # the older format: its 6th field was the learner's target
+            fields.insert(5, "-")
+        out.append(Lesson(*fields, nfields=nfields))
     return out
 
 
@@ -1415,12 +1452,24 @@ def cmd_check_repo(_args):
         if lesson.num in seen:
             problems.append(f"manifest: lesson {lesson.num} listed twice")
         seen.add(lesson.num)
-        if lesson.nfields != 6:
-            problems.append(f"manifest: lesson {lesson.num} needs its 6th field, the performance "
-                            f"target (% of cuBLAS, or '-')")
-        elif lesson.target != "-" and lesson.target_pct is None:
-            problems.append(f"manifest: lesson {lesson.num}: the target '{lesson.target}' is neither "
-                            f"a positive number (% of cuBLAS) nor '-'")
+        if lesson.nfields != 7:
+            problems.append(f"manifest: lesson {lesson.num} has {lesson.nfields} fields, not 7: "
+                            f"... | hints file | solution target | learner target (each % of "
+                            f"cuBLAS, or '-')")
+        else:
+            if lesson.solution_target != "-" and lesson.solution_target_pct is None:
+                problems.append(f"manifest: lesson {lesson.num}: the solution target "
+                                f"'{lesson.solution_target}' is neither a positive number (at least "
+                                f"that % of cuBLAS), '~' and one (about that %), nor '-'")
+            if lesson.learner_target != "-" and lesson.learner_target_pct is None:
+                problems.append(f"manifest: lesson {lesson.num}: the learner target "
+                                f"'{lesson.learner_target}' is neither a positive number (% of "
+                                f"cuBLAS) nor '-'")
+            if (lesson.learner_target_pct and lesson.solution_target_pct
+                    and lesson.learner_target_pct > lesson.solution_target_pct):
+                problems.append(f"manifest: lesson {lesson.num}: the learner target "
+                                f"{lesson.learner_target}% is above the solution target "
+                                f"{lesson.solution_target}%")
         for top in ("lessons", "exercises", "solutions", "tests"):
             if not (ROOT / top / lesson.dir).is_dir():
                 problems.append(f"lesson {lesson.num}: missing folder {top}/{lesson.dir}")

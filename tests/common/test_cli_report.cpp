@@ -2,9 +2,12 @@
 #include "catch_compat.hpp"
 
 #include "common/cli.hpp"
+#include "common/device.hpp"
 #include "common/report.hpp"
 #include "common/timing.hpp"
+#include "common/todo.hpp"
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -56,6 +59,9 @@ TEST_CASE("Cli rejects bad input with a message that names it", "[cpu][cli]") {
       {{"--bogus"}, "unknown option --bogus"},
       {{"stray"}, "unexpected argument 'stray'"},
       {{"--json=1"}, "takes no value"},
+      {{"--size", "999999999999"}, "--size is at most 2147483647, got '999999999999'"},
+      {{"--size", "99999999999999999999"}, "is at most 2147483647"},
+      {{"--size", "2147483648"}, "is at most 2147483647"},
   };
   for (auto& c : cases) {
     auto cli = sizes();
@@ -64,6 +70,37 @@ TEST_CASE("Cli rejects bad input with a message that names it", "[cpu][cli]") {
     CHECK(err.find(c.expect) != std::string::npos);
   }
   CHECK(sizes().usage().find("--size N") != std::string::npos);
+  auto max = sizes();
+  REQUIRE(parse(max, {"--size", "2147483647"}).empty());
+  CHECK(max.get("size") == 2147483647);
+}
+
+TEST_CASE("The usage shows the declared defaults, not the values given", "[cpu][cli]") {
+  auto cli = sizes();
+  REQUIRE(parse(cli, {"--size", "4097", "--out", "other.svg"}).empty());
+  const std::string usage = cli.usage();
+  INFO(usage);
+  CHECK(usage.find("(default 64)") != std::string::npos);
+  CHECK(usage.find("(default grid.svg)") != std::string::npos);
+  CHECK(usage.find("4097") == std::string::npos);
+  CHECK(usage.find("other.svg") == std::string::npos);
+}
+
+TEST_CASE("a stub ends a lesson program with what is left to write, and exit 0", "[cpu][cli]") {
+  const course::LessonId lesson{"03", 75};
+  CHECK(lesson.hint_command() == "make hint-3");
+  CHECK(lesson.grade_command() == "make grade-3");
+  CHECK(course::guarded_main(lesson, [] {
+          course::not_implemented("naive_sgemm (exercises/03-naive/naive_sgemm.cu)");
+          return 1;
+        }) == course::kExitOk);
+  CHECK(course::try_yours([] { course::not_implemented("x (exercises/03-naive/x.cu)"); }) == false);
+  CHECK(course::try_yours([] {}) == true);
+  // A wrong result still fails; an error is still an error.
+  CHECK(course::guarded_main(lesson, [] { return static_cast<int>(course::kExitFailed); }) ==
+        course::kExitFailed);
+  CHECK(course::guarded_main(lesson, []() -> int { throw std::runtime_error("boom"); }) ==
+        course::kExitFailed);
 }
 
 TEST_CASE("Table lines up its columns", "[cpu][report]") {
