@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ring_model.hpp"
+#include "tile_order.hpp"
 
 #include "common/gemm.hpp"
 
