@@ -37,7 +37,8 @@ std::string hopper_support_error(int device) {
          info.name + " is " + course::cc_string(info.cc());
 }
 
-// The launchers' helpers, which the launchers of other files can share.
+// The launchers' helpers, shared with the launchers of the variants compiled in other files
+// (declared in persistent_launch.cuh).
 namespace detail {
 
 //! [ring_check]
@@ -310,6 +311,29 @@ const std::vector<Rung>& variants() {
        &scheduled<staged_store_gemm, TileOrder::kHilbert>},
       {"hopper_gemm, bands of 16", "the headline in bands of 16 tile rows instead of 8",
        &scheduled<staged_store_gemm, TileOrder::kGrouped, 16>},
+      {"coop 128x256 s4 st.shared",
+       "4 stages; epilogue streamed per warp through 2 x 8 KiB of staging per consumer",
+       &scheduled<cooperative_st_shared_gemm, TileOrder::kGrouped>},
+      {"coop 128x256 s4 stmatrix", "the same, staging written with stmatrix",
+       &scheduled<cooperative_gemm, TileOrder::kGrouped>},
+      {"coop 128x256 s4 stmatrix, bands of 16", "the same in bands of 16 tile rows",
+       &scheduled<cooperative_gemm, TileOrder::kGrouped, 16>},
+      {"coop 128x256 s4 stmatrix, Hilbert", "the same along a Hilbert curve",
+       &scheduled<cooperative_gemm, TileOrder::kHilbert>},
+      {"coop 128x256 s4 multicast B", "clusters of 2 along M sharing B by TMA multicast",
+       &scheduled<cooperative_multicast_b_gemm, TileOrder::kGrouped>},
+      {"coop 128x256 s4 multicast B, Hilbert", "the same, clusters along a Hilbert curve",
+       &scheduled<cooperative_multicast_b_gemm, TileOrder::kHilbert>},
+      {"coop 256x128 s4 stmatrix", "cuBLAS's tile: each consumer 128 x 128, two m64n128 wgmmas",
+       &scheduled<cooperative_256x128_gemm, TileOrder::kGrouped>},
+      {"coop 256x128 s4 stmatrix, Hilbert", "the same along a Hilbert curve",
+       &scheduled<cooperative_256x128_gemm, TileOrder::kHilbert>},
+      {"coop 256x128 s4 multicast A", "clusters of 2 along N sharing A by TMA multicast",
+       &scheduled<cooperative_256x128_multicast_a_gemm, TileOrder::kGrouped>},
+      {"coop 256x128 s4 multicast A, Hilbert", "the same, clusters along a Hilbert curve",
+       &scheduled<cooperative_256x128_multicast_a_gemm, TileOrder::kHilbert>},
+      {"coop 256x128 s4 multicast B", "clusters of 2 along M sharing B by TMA multicast",
+       &scheduled<cooperative_256x128_multicast_b_gemm, TileOrder::kGrouped>},
   };
   return list;
 }
