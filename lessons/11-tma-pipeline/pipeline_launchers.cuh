@@ -334,6 +334,13 @@ const std::vector<Rung>& variants() {
        &scheduled<cooperative_256x128_multicast_a_gemm, TileOrder::kHilbert>},
       {"coop 256x128 s4 multicast B", "clusters of 2 along M sharing B by TMA multicast",
        &scheduled<cooperative_256x128_multicast_b_gemm, TileOrder::kGrouped>},
+      {"pingpong 128x128 s6 stmatrix",
+       "consumers on alternate tiles, epilogue under the other's K loop",
+       &scheduled<pingpong_gemm, TileOrder::kGrouped>},
+      {"pingpong 128x128 s6 stmatrix, bands of 16", "the same in bands of 16 tile rows",
+       &scheduled<pingpong_gemm, TileOrder::kGrouped, 16>},
+      {"pingpong 128x128 s6 stmatrix, Hilbert", "the same along a Hilbert curve",
+       &scheduled<pingpong_gemm, TileOrder::kHilbert>},
   };
   return list;
 }

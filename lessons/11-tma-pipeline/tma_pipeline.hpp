@@ -83,6 +83,11 @@ void cooperative_256x128_multicast_a_gemm(TileSchedule schedule, int M, int N, i
 /// cooperative_256x128_gemm on clusters of two tiles adjacent along M, which share B.
 void cooperative_256x128_multicast_b_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
                                           const bf16* A, const bf16* B, float beta, bf16* C);
+/// Ping-pong: each consumer owns whole 128 x 128 tiles, the two take turns at the tensor cores so
+/// that one's epilogue overlaps the other's K loop; 6 stages, stmatrix.
+void pingpong_gemm(TileSchedule schedule, int M, int N, int K, float alpha, const bf16* A,
+                   const bf16* B, float beta, bf16* C);
+
 /// Empty when device `device` can run the lesson's kernels (compute capability 9.0), otherwise
 /// why not, in one line.
 std::string hopper_support_error(int device);
