@@ -146,7 +146,7 @@ void launch_specialized(const char* name, bool persistent, int M, int N, int K, 
   require_ready(name, Cfg::kStages, releasing_warps, Cfg::kBlockM, Cfg::kBlockN);
   GemmParams p = make_params(M, N, K, alpha, beta, C, Cfg::kBlockM, Cfg::kBlockN, releasing_warps);
   p.order = schedule.order;
-  p.group = std::max(1, schedule.group / CL);  // bands of 8 tile rows, counted in cluster tiles
+  p.group = std::max(1, schedule.group / CL);  // bands of tile rows, counted in cluster tiles
   static const bool configured = [] {
     CUDA_CHECK(cudaFuncSetAttribute(specialized_gemm_kernel<Cfg>,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes));
