@@ -3,6 +3,8 @@
 #pragma once
 
 #include "hopper_ptx.cuh"
+#include "staging_layout.hpp"
+#include "tile_order.hpp"
 
 #include <cuda_bf16.h>
 
@@ -16,8 +18,9 @@ struct GemmParams {
   float alpha = 1, beta = 0;
   __nv_bfloat16* C = nullptr;  ///< M x N row-major; read only when beta != 0
   int tiles_m = 0, tiles_n = 0, group = 8;
-  std::uint32_t stage_bytes = 0;     ///< stage_tx_bytes() of the kernel's tiles, from the host
-  std::uint32_t empty_arrivals = 0;  ///< empty_barrier_arrivals() of the kernel, from the host
+  TileOrder order = TileOrder::kGrouped;  ///< how a persistent grid walks the tiles
+  std::uint32_t stage_bytes = 0;          ///< stage_tx_bytes() of the kernel's tiles, from the host
+  std::uint32_t empty_arrivals = 0;       ///< empty_barrier_arrivals() of the kernel, from the host
 };
 
 //! [accum_layout]
@@ -105,5 +108,72 @@ __device__ void stage_accumulators(const ptx::WgmmaAccum<N>& acc, const GemmPara
     stage_accumulators_impl<N, true>(acc, p, staging, row0, col0, warp, lane);
   }
 }
+
+// ---- the streamed epilogue: one warp, one 16 x 64 slice at a time -------------------------------
+// A warp owns rows 16 warp .. 16 warp + 15 of its warpgroup's m64nN result. These write the part of
+// them in columns 64 j .. 64 j + 63 (accumulators d[32 j] to d[32 j + 31]: 8-column groups 8 j to
+// 8 j + 7), scaled and rounded to bf16, into the 2 KB at shared address `slice`, a 1024-byte
+// aligned 16-row piece of a staging box, swizzled as staging_offset says: byte for byte the rows
+// 16 warp.. of stage_accumulators's box j. (row0, col0) is the slice's first element in C, for
+// reading C when beta != 0.
+
+// Value i of the accumulators, and its neighbour, as a bf16 pair: alpha * acc (+ beta * C).
+template <int N, bool kReadC>
+__device__ inline std::uint32_t scaled_pair(const ptx::WgmmaAccum<N>& acc, int i,
+                                            const GemmParams& p, int row, int col) {
+  float v0 = p.alpha * acc.d[i], v1 = p.alpha * acc.d[i + 1];
+  if constexpr (kReadC) {
+    v0 = scaled(acc.d[i], p, row, col);
+    v1 = scaled(acc.d[i + 1], p, row, col + 1);
+  }
+  __nv_bfloat162 pair = __floats2bfloat162_rn(v0, v1);
+  return *reinterpret_cast<std::uint32_t*>(&pair);
+}
+
+//! [stage_slice_st_shared]
+// With st.shared: 32 stores of 4 bytes per thread, one per pair of columns, as in
+// stage_accumulators.
+template <int N, bool kReadC>
+__device__ void stage_slice_st_shared(const ptx::WgmmaAccum<N>& acc, int j, const GemmParams& p,
+                                      std::uint32_t slice, int row0, int col0, int lane) {
+  const int row = lane / 4, col = 2 * (lane % 4);  // this thread's first element in the slice
+  // staging_offset(row + 8 half, 8 g + col), with row < 8: one base register, and the chunk's XOR
+  // and the half's 1024 bytes on top.
+  const std::uint32_t base = slice + row * 128 + col * 2;
+#pragma unroll
+  for (int g = 0; g < 8; ++g) {  // 8-column groups
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {  // rows lane / 4, then 8 further
+      const int i = 32 * j + 4 * g + 2 * half;
+      const std::uint32_t v =
+          scaled_pair<N, kReadC>(acc, i, p, row0 + row + 8 * half, col0 + 8 * g + col);
+      ptx::st_shared_b32(base + half * 8 * 128 + ((g ^ row) << 4), v);
+    }
+  }
+}
+//! [stage_slice_st_shared]
+
+//! [stage_slice_stmatrix]
+// With stmatrix: 4 instructions per thread, each 16 columns by 16 rows. Its four matrices are the
+// four 8 x 8 blocks of accumulators d[i] .. d[i + 7], in register order: a wgmma fragment is
+// already what stmatrix wants; only the addresses follow the swizzle.
+template <int N, bool kReadC>
+__device__ void stage_slice_stmatrix(const ptx::WgmmaAccum<N>& acc, int j, const GemmParams& p,
+                                     std::uint32_t slice, int row0, int col0, int lane) {
+  const int row = lane / 4, col = 2 * (lane % 4);  // this thread's first value, as above
+#pragma unroll
+  for (int pair = 0; pair < 4; ++pair) {
+    const int i = 32 * j + 8 * pair;
+    std::uint32_t r[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {  // matrix k: rows + 8 (k % 2), columns + 8 (k / 2)
+      r[k] = scaled_pair<N, kReadC>(acc, i + 2 * k, p, row0 + row + 8 * (k % 2),
+                                    col0 + 16 * pair + 8 * (k / 2) + col);
+    }
+    ptx::stmatrix_x4(slice + staging_offset(stmatrix_row(lane), stmatrix_col(lane, pair)), r[0],
+                     r[1], r[2], r[3]);
+  }
+}
+//! [stage_slice_stmatrix]
 
 }  // namespace lesson11

@@ -163,6 +163,14 @@ __device__ inline void fence_proxy_async_smem() {
 }
 //! [tma_store]
 
+// Waits until at most kPending of the most recently committed groups may still be reading their
+// shared memory: with two staging buffers used in turn, the store of the buffer about to be
+// rewritten is then done reading, while the other buffer's store may go on.
+template <int kPending>
+__device__ inline void tma_store_wait_read_pending() {
+  asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(kPending) : "memory");
+}
+
 // Tells the memory system that the map in parameter space will be read by TMA soon.
 __device__ inline void prefetch_tensor_map(const CUtensorMap* map) {
   asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<std::uint64_t>(map)) : "memory");
@@ -173,6 +181,24 @@ __device__ inline void prefetch_tensor_map(const CUtensorMap* map) {
 template <int kId>
 __device__ inline void named_barrier_sync(int threads) {
   asm volatile("bar.sync %0, %1;" ::"n"(kId), "r"(threads) : "memory");
+}
+
+// Arrives on a named barrier without waiting: with bar.sync by the other threads that it counts,
+// one group of warps lets another go on.
+template <int kId>
+__device__ inline void named_barrier_arrive(int threads) {
+  asm volatile("bar.arrive %0, %1;" ::"n"(kId), "r"(threads) : "memory");
+}
+
+// ---- stmatrix: a warp stores four 8 x 8 matrices of 16-bit values -------------------------------
+// Register k of lane l holds row l / 4, columns 2 (l % 4) and 2 (l % 4) + 1 of matrix k (two bf16
+// in 32 bits: exactly the layout of an mma or wgmma accumulator fragment); lane 8 k + r gives the
+// shared address of row r of matrix k, 16 bytes. One instruction stores 512 bytes where st.shared
+// needs four, and each row's address is free, so a swizzled layout costs nothing extra.
+__device__ inline void stmatrix_x4(std::uint32_t address, std::uint32_t r0, std::uint32_t r1,
+                                   std::uint32_t r2, std::uint32_t r3) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(address),
+               "r"(r0), "r"(r1), "r"(r2), "r"(r3));
 }
 
 // ---- clusters: blocks on neighbouring SMs that see each other's shared memory ----------------

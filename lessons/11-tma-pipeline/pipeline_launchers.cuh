@@ -37,7 +37,9 @@ std::string hopper_support_error(int device) {
          info.name + " is " + course::cc_string(info.cc());
 }
 
-namespace {
+// The launchers' helpers, shared with the launchers of the variants compiled in other files
+// (declared in persistent_launch.cuh).
+namespace detail {
 
 //! [ring_check]
 // Once per process: the GPU can run sm_90a code. Once per ring shape: the protocol is sound.
@@ -105,6 +107,15 @@ GemmParams make_params(int M, int N, int K, float alpha, float beta, bf16* C, in
   return p;
 }
 
+}  // namespace detail
+
+namespace {
+
+using detail::make_params;
+using detail::require_ready;
+using detail::sm_count;
+using detail::tensor_map;
+
 template <class Cfg>
 void launch_tma_wgmma(const char* name, int M, int N, int K, float alpha, const bf16* A,
                       const bf16* B, float beta, bf16* C) {
@@ -126,14 +137,16 @@ void launch_tma_wgmma(const char* name, int M, int N, int K, float alpha, const 
 
 template <class Cfg>
 void launch_specialized(const char* name, bool persistent, int M, int N, int K, float alpha,
-                        const bf16* A, const bf16* B, float beta, bf16* C) {
+                        const bf16* A, const bf16* B, float beta, bf16* C,
+                        TileSchedule schedule = TileSchedule{}) {
   constexpr int CL = Cfg::kCluster;
   // Every consumer warp of the cluster releases every block's copy of a stage.
   constexpr int releasing_warps = CL * 4 * Cfg::kConsumers;
   course::require_bf16_gemm_shape(name, M, N, K, 8, A, B, C);
   require_ready(name, Cfg::kStages, releasing_warps, Cfg::kBlockM, Cfg::kBlockN);
   GemmParams p = make_params(M, N, K, alpha, beta, C, Cfg::kBlockM, Cfg::kBlockN, releasing_warps);
-  p.group = 8 / CL;  // bands of 8 tile rows, counted in cluster tiles
+  p.order = schedule.order;
+  p.group = std::max(1, schedule.group / CL);  // bands of tile rows, counted in cluster tiles
   static const bool configured = [] {
     CUDA_CHECK(cudaFuncSetAttribute(specialized_gemm_kernel<Cfg>,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes));
@@ -254,6 +267,33 @@ RingProtocol ring_protocol() {
 }
 }  // namespace compiled
 
+namespace {
+
+// The headline's kernel (3 stages and a whole staging tile) walking its tiles as `schedule` says.
+void staged_store_gemm(TileSchedule schedule, int M, int N, int K, float alpha, const bf16* A,
+                       const bf16* B, float beta, bf16* C) {
+  if (N % 8 == 0) {
+    launch_specialized<StagedStore>("staged_store_gemm", true, M, N, K, alpha, A, B, beta, C,
+                                    schedule);
+  } else {
+    launch_specialized<Specialized>("staged_store_gemm", true, M, N, K, alpha, A, B, beta, C,
+                                    schedule);
+  }
+}
+
+using ScheduledLauncher = void (*)(TileSchedule, int, int, int, float, const bf16*, const bf16*,
+                                   float, bf16*);
+
+// A variant of the sweep: a launcher that takes a schedule, with the schedule given.
+template <ScheduledLauncher kLauncher, TileOrder kOrder, int kGroup = 8>
+void scheduled(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
+               bf16* C) {
+  kLauncher(TileSchedule{kOrder, kGroup}, M, N, K, alpha, A, B, beta, C);
+}
+
+}  // namespace
+
+//! [variants]
 const std::vector<Rung>& variants() {
   static const std::vector<Rung> list = {
       {"clustered_gemm", "clusters of 2 sharing B by TMA multicast", &clustered_gemm},
@@ -267,9 +307,44 @@ const std::vector<Rung>& variants() {
          launch_for_n<StagedStore, Specialized>("hopper_gemm_one_tile", false, M, N, K, alpha, A, B,
                                                 beta, C);
        }},
+      {"hopper_gemm, Hilbert order", "the headline walking its tiles along a Hilbert curve",
+       &scheduled<staged_store_gemm, TileOrder::kHilbert>},
+      {"hopper_gemm, bands of 16", "the headline in bands of 16 tile rows instead of 8",
+       &scheduled<staged_store_gemm, TileOrder::kGrouped, 16>},
+      {"coop 128x256 s4 st.shared",
+       "4 stages; epilogue streamed per warp through 2 x 8 KiB of staging per consumer",
+       &scheduled<cooperative_st_shared_gemm, TileOrder::kGrouped>},
+      {"coop 128x256 s4 stmatrix", "the same, staging written with stmatrix",
+       &scheduled<cooperative_gemm, TileOrder::kGrouped>},
+      {"coop 128x256 s4 stmatrix, bands of 16", "the same in bands of 16 tile rows",
+       &scheduled<cooperative_gemm, TileOrder::kGrouped, 16>},
+      {"coop 128x256 s4 stmatrix, Hilbert", "the same along a Hilbert curve",
+       &scheduled<cooperative_gemm, TileOrder::kHilbert>},
+      {"coop 128x256 s4 multicast B", "clusters of 2 along M sharing B by TMA multicast",
+       &scheduled<cooperative_multicast_b_gemm, TileOrder::kGrouped>},
+      {"coop 128x256 s4 multicast B, Hilbert", "the same, clusters along a Hilbert curve",
+       &scheduled<cooperative_multicast_b_gemm, TileOrder::kHilbert>},
+      {"coop 256x128 s4 stmatrix", "cuBLAS's tile: each consumer 128 x 128, two m64n128 wgmmas",
+       &scheduled<cooperative_256x128_gemm, TileOrder::kGrouped>},
+      {"coop 256x128 s4 stmatrix, Hilbert", "the same along a Hilbert curve",
+       &scheduled<cooperative_256x128_gemm, TileOrder::kHilbert>},
+      {"coop 256x128 s4 multicast A", "clusters of 2 along N sharing A by TMA multicast",
+       &scheduled<cooperative_256x128_multicast_a_gemm, TileOrder::kGrouped>},
+      {"coop 256x128 s4 multicast A, Hilbert", "the same, clusters along a Hilbert curve",
+       &scheduled<cooperative_256x128_multicast_a_gemm, TileOrder::kHilbert>},
+      {"coop 256x128 s4 multicast B", "clusters of 2 along M sharing B by TMA multicast",
+       &scheduled<cooperative_256x128_multicast_b_gemm, TileOrder::kGrouped>},
+      {"pingpong 128x128 s6 stmatrix",
+       "consumers on alternate tiles, epilogue under the other's K loop",
+       &scheduled<pingpong_gemm, TileOrder::kGrouped>},
+      {"pingpong 128x128 s6 stmatrix, bands of 16", "the same in bands of 16 tile rows",
+       &scheduled<pingpong_gemm, TileOrder::kGrouped, 16>},
+      {"pingpong 128x128 s6 stmatrix, Hilbert", "the same along a Hilbert curve",
+       &scheduled<pingpong_gemm, TileOrder::kHilbert>},
   };
   return list;
 }
+//! [variants]
 
 const std::vector<Rung>& rungs() {
   static const std::vector<Rung> ladder = {

@@ -83,7 +83,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const int cluster_tiles = cluster_rows * p.tiles_n;
   const int first = blockIdx.x / CL, step = gridDim.x / CL;
   auto tile_of = [&](int t) {
-    const TileCoord c = grouped_tile(t, cluster_rows, p.tiles_n, p.group);
+    const TileCoord c = tile_at(t, cluster_rows, p.tiles_n, p.order, p.group);
     return TileCoord{c.m * CL + rank, c.n};
   };
 

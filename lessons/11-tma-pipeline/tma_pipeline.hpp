@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ring_model.hpp"
+#include "tile_order.hpp"
 
 #include "common/gemm.hpp"
 
@@ -57,6 +58,35 @@ void hopper_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B,
 /// which share their B tile (each block loads half of it and TMA multicasts it to both).
 void clustered_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                     bf16* C);
+
+// ---- the variants of the headline ---------------------------------------------------------------
+// Persistent kernels whose epilogue streams each tile to C through two 8 KiB staging boxes per
+// consumer warpgroup, which leaves room for a deeper ring; each walks its tiles in the order
+// `schedule` says (a run-time choice). Each takes the register epilogue when N % 8 != 0.
+// variants() lists the combinations `--sweep` measures; hopper_gemm can call any of them.
+
+/// 128 x 256 tiles shared by two consumers (cooperative), 4 stages, staging written with st.shared.
+void cooperative_st_shared_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
+                                const bf16* A, const bf16* B, float beta, bf16* C);
+/// The same, staging written with stmatrix.
+void cooperative_gemm(TileSchedule schedule, int M, int N, int K, float alpha, const bf16* A,
+                      const bf16* B, float beta, bf16* C);
+/// cooperative_gemm on clusters of two tiles adjacent along M, which share B by TMA multicast.
+void cooperative_multicast_b_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
+                                  const bf16* A, const bf16* B, float beta, bf16* C);
+/// 256 x 128 tiles (each consumer 128 x 128 as two m64n128 wgmma results), 4 stages, stmatrix.
+void cooperative_256x128_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
+                              const bf16* A, const bf16* B, float beta, bf16* C);
+/// cooperative_256x128_gemm on clusters of two tiles adjacent along N, which share A.
+void cooperative_256x128_multicast_a_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
+                                          const bf16* A, const bf16* B, float beta, bf16* C);
+/// cooperative_256x128_gemm on clusters of two tiles adjacent along M, which share B.
+void cooperative_256x128_multicast_b_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
+                                          const bf16* A, const bf16* B, float beta, bf16* C);
+/// Ping-pong: each consumer owns whole 128 x 128 tiles, the two take turns at the tensor cores so
+/// that one's epilogue overlaps the other's K loop; 6 stages, stmatrix.
+void pingpong_gemm(TileSchedule schedule, int M, int N, int K, float alpha, const bf16* A,
+                   const bf16* B, float beta, bf16* C);
 
 /// Empty when device `device` can run the lesson's kernels (compute capability 9.0), otherwise
 /// why not, in one line.

@@ -4,21 +4,26 @@
 // [cpu] tests: the shared-memory descriptor, field by field; the ring's stage and parities against
 //       the mbarrier rules, played on the CPU model with many interleavings, and the model itself
 //       catching the classic mistakes; the bytes a stage announces; the empty barrier's count.
-//       (The tile order, given code, is checked on the GPU: with more tiles than SMs a missed or
-//       repeated tile leaves C wrong.)
 //       They never touch the CUDA runtime.
-// [gpu] tests (compute capability 9.0): every rung of the ladder on the design's shape grid (K a
-//       multiple of 8), problems ragged along one dimension at a time, both epilogues, K not a
-//       multiple of the 64-wide k-block, and the precondition messages.
+// [gpu] tests (compute capability 9.0): every rung of the ladder and every variant on the design's
+//       shape grid (K a multiple of 8), problems ragged along one dimension at a time, both
+//       epilogues, K not a multiple of the 64-wide k-block, and the precondition messages. Given
+//       code that runs on the CPU is checked there too, before the kernels that use it: every tile
+//       order visits every tile of many grids exactly once, and stmatrix's lanes address the rows
+//       the staging layout wants. (It is given code: a [cpu] test of it alone would pass for an
+//       untouched exercise, which must read "not started".)
 #include "catch_compat.hpp"
 #include "test_helpers.hpp"
 
 #include "ring_model.hpp"
+#include "staging_layout.hpp"
+#include "tile_order.hpp"
 #include "tma_pipeline.hpp"
 
 #include "common/buffers.hpp"
 
 #include <cstdint>
+#include <cstdlib>
 #include <set>
 #include <string>
 #include <utility>
@@ -140,9 +145,81 @@ std::vector<lesson11::Rung> all_kernels() {
   for (const lesson11::Rung& r : lesson11::variants()) all.push_back(r);
   return all;
 }
+
+// "" when `order` visits each tile of a tiles_m x tiles_n grid exactly once, else the first fault.
+std::string tile_order_fault(lesson11::TileOrder order, int group, int tiles_m, int tiles_n) {
+  std::vector<int> seen(static_cast<std::size_t>(tiles_m) * tiles_n, -1);
+  for (int t = 0; t < tiles_m * tiles_n; ++t) {
+    const lesson11::TileCoord c = lesson11::tile_at(t, tiles_m, tiles_n, order, group);
+    const std::string where = "tile number " + std::to_string(t) + " of a " +
+                              std::to_string(tiles_m) + " x " + std::to_string(tiles_n) + " grid";
+    if (c.m < 0 || c.m >= tiles_m || c.n < 0 || c.n >= tiles_n) {
+      return where + " is (" + std::to_string(c.m) + ", " + std::to_string(c.n) + "), outside it";
+    }
+    int& first = seen[static_cast<std::size_t>(c.m) * tiles_n + c.n];
+    if (first >= 0) {
+      return where + " is (" + std::to_string(c.m) + ", " + std::to_string(c.n) +
+             "), already visited as number " + std::to_string(first);
+    }
+    first = t;
+  }
+  return "";  // as many tiles as cells, none twice: every cell once
+}
+
+// The given code on the CPU: the tile orders and the stmatrix addresses of the staging layout.
+void check_given_orders_and_layouts() {
+  using lesson11::TileOrder;
+  std::vector<std::pair<int, int>> grids;
+  for (int m = 1; m <= 24; ++m) {
+    for (int n = 1; n <= 24; ++n) grids.emplace_back(m, n);
+  }
+  for (auto g : {std::pair<int, int>{32, 16}, {64, 32}, {128, 128}, {4, 64}, {63, 65}, {33, 129}}) {
+    grids.push_back(g);
+  }
+  for (const auto& [m, n] : grids) {
+    for (int group : {1, 3, 8, 16}) {
+      const std::string fault = tile_order_fault(TileOrder::kGrouped, group, m, n);
+      INFO("bands of " << group << ": " << fault);
+      REQUIRE(fault.empty());
+    }
+    const std::string fault = tile_order_fault(TileOrder::kHilbert, 8, m, n);
+    INFO("Hilbert curve: " << fault);
+    REQUIRE(fault.empty());
+  }
+  // On a power-of-two square the curve never jumps: each tile is next to the one before.
+  for (int side : {2, 4, 8, 16, 32}) {
+    for (int t = 1; t < side * side; ++t) {
+      const lesson11::TileCoord a = lesson11::hilbert_tile(t - 1, side, side);
+      const lesson11::TileCoord b = lesson11::hilbert_tile(t, side, side);
+      INFO("Hilbert curve on " << side << " x " << side << ", tiles " << t - 1 << " and " << t);
+      REQUIRE(std::abs(a.m - b.m) + std::abs(a.n - b.n) == 1);
+    }
+  }
+  // stmatrix: register k of lane l holds row l / 4 (+ 8 for k odd) and columns 2 (l % 4), + 1 of
+  // column group 2 pair + k / 2; it lands at the address that lane 8 k + l / 4 gives, plus its
+  // place in the row. That must be where staging_offset puts the element.
+  for (int pair = 0; pair < 4; ++pair) {
+    for (int lane = 0; lane < 32; ++lane) {
+      for (int k = 0; k < 4; ++k) {
+        for (int e = 0; e < 2; ++e) {
+          const int row = lane / 4 + 8 * (k % 2),
+                    col = 16 * pair + 8 * (k / 2) + 2 * (lane % 4) + e;
+          const int giver = 8 * k + lane / 4;
+          const int at = lesson11::staging_offset(lesson11::stmatrix_row(giver),
+                                                  lesson11::stmatrix_col(giver, pair)) +
+                         2 * (2 * (lane % 4) + e);
+          INFO("stmatrix pair " << pair << ", lane " << lane << ", register " << k);
+          REQUIRE(at == lesson11::staging_offset(row, col));
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE("every rung on the shape grid", "[gpu]") {
+  check_given_orders_and_layouts();
   for (const lesson11::Rung& r : all_kernels()) {
     course_test::check_bf16_on_shapes(r.fn, r.name, course::bf16_shape_grid());
   }
@@ -166,7 +243,7 @@ TEST_CASE("every rung on problems ragged in one dimension at a time", "[gpu]") {
 
 TEST_CASE("the launchers check K, the sizes and alignment before launching", "[gpu]") {
   course::DeviceBuffer<course::bf16> A(64 * 64), B(64 * 64), C(64 * 64);
-  for (const lesson11::Rung& r : lesson11::rungs()) {
+  for (const lesson11::Rung& r : all_kernels()) {
     INFO(r.name);
     // The valid neighbour of the refused problems runs and is right: refusing is not all a
     // launcher does (and a stub fails here, as everywhere, with NOT IMPLEMENTED).

@@ -1,0 +1,215 @@
+// Lesson 11: what the persistent kernels with a streamed epilogue (cooperative_gemm.cuh and
+// pingpong_gemm.cuh) have in common: their shared memory, laid out as a struct; a consumer
+// warpgroup's accumulators and its wgmmas on one k-block; the release of a stage; and the epilogue
+// that streams a tile to C through two small staging boxes per consumer. Given code.
+#pragma once
+
+#include "epilogue.cuh"
+#include "hopper_ptx.cuh"
+#include "pipeline_exercises.cuh"
+
+#include <cuda.h>
+#include <cuda_bf16.h>
+
+#include <cstdint>
+
+namespace lesson11 {
+
+// ---- shared memory ------------------------------------------------------------------------------
+/// One staging box: 64 rows of 64 bf16 (128 bytes), what one TMA store with the 128-byte swizzle
+/// reads. 1024-byte aligned: the swizzle's pattern repeats every 8 rows of 128 bytes, and TMA
+/// computes it from the address.
+struct alignas(1024) StagingBox {
+  __nv_bfloat16 v[64 * 64];
+};
+
+/// `N` staging boxes, or none (a kernel whose epilogue stores from registers).
+template <int N>
+struct StagingBoxes {
+  StagingBox box[N];
+};
+template <>
+struct StagingBoxes<0> {};
+
+//! [ring_storage]
+/// The shared memory of a persistent kernel: the ring's stages of A and B (each tile 1024-byte
+/// aligned for the swizzle, K-major rows of 64 bf16), the staging boxes, and each stage's two
+/// barriers. The launch asks for sizeof(RingStorage) plus 1024 bytes of slack, to align the start.
+template <int BM, int BN, int STAGES, int STAGING_BOXES>
+struct RingStorage {
+  alignas(1024) __nv_bfloat16 a[STAGES][BM * 64];
+  alignas(1024) __nv_bfloat16 b[STAGES][BN * 64];
+  StagingBoxes<STAGING_BOXES> staging;
+  std::uint64_t full[STAGES];   // the producer's expect_tx arrival, then TMA's bytes
+  std::uint64_t empty[STAGES];  // every consumer warp that read the stage
+};
+//! [ring_storage]
+
+/// The largest dynamic shared memory a block may have on compute capability 9.0 (227 KiB).
+constexpr int kMaxDynamicSmem = 232448;
+
+/// The 1024-byte aligned start of the dynamic shared memory, where a RingStorage begins.
+template <class Storage>
+__device__ inline Storage& ring_storage(unsigned char* smem_raw) {
+  return *reinterpret_cast<Storage*>((reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) &
+                                     ~std::uintptr_t{1023});
+}
+
+// ---- a consumer warpgroup's tile ----------------------------------------------------------------
+/// The accumulators of a consumer warpgroup's 64 PARTS x N tile: PARTS m64nN wgmma results stacked
+/// along M. 128 floats per thread in every kernel here (N = 256 and one part, or N = 128 and two).
+template <int N, int PARTS>
+struct TileAccum {
+  ptx::WgmmaAccum<N> part[PARTS];
+};
+
+//! [mma_k_block]
+/// The wgmmas of one k-block, committed as one group. `a`: the shared address of the warpgroup's
+/// first row of A in the stage (its 64 PARTS rows follow); `b`: of B's first row. Each k-step of
+/// 16 is 32 bytes further along every row; each part's A is 64 rows (8 KiB) further down.
+template <int N, int PARTS>
+__device__ inline void mma_k_block(TileAccum<N, PARTS>& acc, std::uint32_t a, std::uint32_t b) {
+  ptx::wgmma_fence();
+#pragma unroll
+  for (int kk = 0; kk < 4; ++kk) {
+#pragma unroll
+    for (int h = 0; h < PARTS; ++h) {
+      ptx::wgmma_m64k16<N>(acc.part[h], make_smem_descriptor(a + h * 64 * 128 + kk * 32),
+                           make_smem_descriptor(b + kk * 32), 1);
+    }
+  }
+  ptx::wgmma_commit();
+}
+//! [mma_k_block]
+
+/// Releases a stage: lane 0 of each consumer warp arrives once on the stage's empty barrier of
+/// every block of the cluster, since each block's producer wrote into this block's copy of it.
+template <int CL>
+__device__ inline void release_stage(std::uint64_t* empty, int lane, int rank) {
+  if (lane != 0) return;
+  if constexpr (CL == 1) {
+    ptx::mbarrier_arrive(empty);
+  } else {
+    for (int r = 0; r < CL; ++r) {
+      if (r == rank) {
+        ptx::mbarrier_arrive(empty);
+      } else {
+        ptx::mbarrier_arrive_cluster(empty, r);
+      }
+    }
+  }
+}
+
+//! [consume_tile]
+/// A consumer warpgroup's K loop over one tile: k-blocks `it` .. `it` + k_blocks - 1 of the ring
+/// (`it` advances), `a_offset` bytes into each A stage. Each k-block's stage is released as soon as
+/// the next k-block's wgmmas are issued and its own have completed. `after_issue` runs once the
+/// last k-block's wgmmas are issued, before they complete (the ping-pong kernel passes its turn
+/// there).
+template <int CL, ptx::Wait WAIT, class Storage, int N, int PARTS, class AfterIssue>
+__device__ inline void consume_tile(Storage& st, TileAccum<N, PARTS>& acc, int& it, int k_blocks,
+                                    std::uint32_t a_offset, int stages, int lane, int rank,
+                                    AfterIssue after_issue) {
+#pragma unroll
+  for (int h = 0; h < PARTS; ++h) {
+#pragma unroll
+    for (int i = 0; i < N / 2; ++i) acc.part[h].d[i] = 0.0f;
+  }
+  int previous_stage = -1;
+  for (int kb = 0; kb < k_blocks; ++kb, ++it) {
+    const RingSlot slot = consumer_slot(it, stages);
+    ptx::mbarrier_wait<WAIT>(&st.full[slot.stage], slot.parity);
+    mma_k_block(acc, ptx::smem_addr(st.a[slot.stage]) + a_offset, ptx::smem_addr(st.b[slot.stage]));
+    // This k-block's wgmmas keep running; the previous k-block's have completed, so its stage
+    // goes back to the producer.
+    ptx::wgmma_wait<1>();
+    if (previous_stage >= 0) release_stage<CL>(&st.empty[previous_stage], lane, rank);
+    previous_stage = slot.stage;
+  }
+  after_issue();
+  ptx::wgmma_wait<0>();
+  release_stage<CL>(&st.empty[previous_stage], lane, rank);
+}
+//! [consume_tile]
+
+// ---- the epilogues ------------------------------------------------------------------------------
+/// From registers, any M and N (the fallback when N % 8 != 0: C's tensor map needs a row stride
+/// that is a multiple of 16 bytes).
+template <int N, int PARTS>
+__device__ inline void store_tile_registers(const TileAccum<N, PARTS>& acc, const GemmParams& p,
+                                            int row0, int col0, int warp, int lane) {
+#pragma unroll
+  for (int h = 0; h < PARTS; ++h) {
+    store_accumulators<N>(acc.part[h], p, row0 + 64 * h, col0, warp, lane);
+  }
+}
+
+/// Where a warp is in the round of its staging slices: how many it has written (the parity picks
+/// the buffer) and whether it stored the last one (a slice wholly outside C is not stored).
+struct SliceRound {
+  int written = 0;
+  bool last_stored = false;
+};
+
+//! [streamed_epilogue]
+/// Through shared memory and TMA stores, one 16 x 64 slice per warp at a time. Each consumer has
+/// two staging boxes; warp w writes rows 16 w .. 16 w + 15 of them, so the four warps never wait
+/// for each other: a warp writes a slice into one box while the TMA store of its previous slice
+/// still reads the other. Per slice:
+///  1. lane 0 waits until the store that last read this box (two slices ago) is done reading it:
+///     at most one group, the previous slice's, may still be pending;
+///  2. the warp writes the slice (st.shared or stmatrix: the same bytes);
+///  3. every lane fences its writes against the async proxy, which the TMA store belongs to;
+///  4. lane 0 stores the slice (clipped at C's edges) and commits it as one bulk group.
+/// C's tensor map has boxes of 16 rows x 64 columns.
+template <bool kStmatrix, bool kReadC, int N, int PARTS>
+__device__ void store_tile_streamed_impl(const TileAccum<N, PARTS>& acc, const GemmParams& p,
+                                         const CUtensorMap* map_c, StagingBox* boxes, int row0,
+                                         int col0, int warp, int lane, SliceRound& round) {
+#pragma unroll
+  for (int h = 0; h < PARTS; ++h) {
+#pragma unroll
+    for (int j = 0; j < N / 64; ++j) {
+      unsigned char* slice_ptr =
+          reinterpret_cast<unsigned char*>(&boxes[round.written & 1]) + warp * 16 * 128;
+      const std::uint32_t slice = ptx::smem_addr(slice_ptr);
+      const int row = row0 + 64 * h + 16 * warp, col = col0 + 64 * j;
+      if (lane == 0) {
+        if (round.last_stored) {
+          ptx::tma_store_wait_read_pending<1>();
+        } else {
+          ptx::tma_store_wait_read_pending<0>();
+        }
+      }
+      __syncwarp();
+      if constexpr (kStmatrix) {
+        stage_slice_stmatrix<N, kReadC>(acc.part[h], j, p, slice, row, col, lane);
+      } else {
+        stage_slice_st_shared<N, kReadC>(acc.part[h], j, p, slice, row, col, lane);
+      }
+      ptx::fence_proxy_async_smem();
+      __syncwarp();
+      const bool inside = row < p.M && col < p.N;
+      if (lane == 0 && inside) {
+        ptx::tma_store_2d(map_c, slice_ptr, col, row);
+        ptx::tma_store_commit();
+      }
+      round.last_stored = inside;
+      ++round.written;
+    }
+  }
+}
+//! [streamed_epilogue]
+
+template <bool kStmatrix, int N, int PARTS>
+__device__ inline void store_tile_streamed(const TileAccum<N, PARTS>& acc, const GemmParams& p,
+                                           const CUtensorMap* map_c, StagingBox* boxes, int row0,
+                                           int col0, int warp, int lane, SliceRound& round) {
+  if (p.beta == 0.0f) {
+    store_tile_streamed_impl<kStmatrix, false>(acc, p, map_c, boxes, row0, col0, warp, lane, round);
+  } else {
+    store_tile_streamed_impl<kStmatrix, true>(acc, p, map_c, boxes, row0, col0, warp, lane, round);
+  }
+}
+
+}  // namespace lesson11

@@ -1,0 +1,156 @@
+// Lesson 11: the cooperative persistent kernel with a streamed epilogue. Like hopper_gemm, a
+// producer warpgroup and two consumer warpgroups share each output tile; unlike it, the epilogue
+// needs only two 8 KiB staging boxes per consumer instead of the whole tile, so the ring keeps four
+// stages. The tile (128 x 256 or 256 x 128), the stage count, the way the staging boxes are written
+// (st.shared or stmatrix) and clusters of two with TMA multicast (of B, or of A) are template
+// parameters; the order of the tiles is a run-time one (GemmParams::order).
+//
+// Given code: the ring's parities, the expected bytes, the empty barrier's arrival count and the
+// descriptors come from pipeline_exercises.cuh (yours).
+#pragma once
+
+#include "consumer_tile.cuh"
+#include "hopper_ptx.cuh"
+#include "pipeline_exercises.cuh"
+#include "tile_order.hpp"
+
+#include <cuda.h>
+
+namespace lesson11 {
+
+//! [cooperative_config]
+/// The tiles, the ring and the epilogue of the cooperative kernel.
+/// \tparam BM rows of a block's tile: the two consumers take BM / 2 each, as one m64 wgmma result
+///         (BM = 128) or two stacked (BM = 256)
+/// \tparam BN columns of a block's tile: the N of every wgmma (256 with BM = 128, 128 with
+///         BM = 256: either way 128 accumulators per consumer thread)
+/// \tparam STAGES shared-memory stages in the ring
+/// \tparam TMA_STORE epilogue streamed through two staging boxes per consumer and TMA stores (needs
+///         N % 8 == 0); else from registers
+/// \tparam STMATRIX the staging boxes written with stmatrix (else st.shared: the same bytes)
+/// \tparam CLUSTER_M, CLUSTER_N a cluster of two blocks on tiles adjacent along M (they share B:
+///         each loads half of it and multicasts it to both) or along N (they share A)
+template <int BM, int BN, int STAGES, bool TMA_STORE, bool STMATRIX, int CLUSTER_M = 1,
+          int CLUSTER_N = 1>
+struct CooperativeConfig {
+  static constexpr int kBlockM = BM, kBlockN = BN, kBlockK = 64, kStages = STAGES;
+  static constexpr int kConsumers = 2, kThreads = 128 * (1 + kConsumers);
+  static constexpr int kConsumerRows = BM / kConsumers, kParts = kConsumerRows / 64;
+  static constexpr bool kTmaStore = TMA_STORE, kStmatrix = STMATRIX;
+  static constexpr int kClusterM = CLUSTER_M, kClusterN = CLUSTER_N;
+  static constexpr int kCluster = CLUSTER_M * CLUSTER_N;
+  // With clusters, a stage's barriers also count the peer's bytes and arrivals.
+  static constexpr ptx::Wait kWait =
+      kCluster > 1 ? ptx::Wait::kTryWaitCluster : ptx::Wait::kTryWait;
+  // Every consumer warp of the cluster releases every block's copy of a stage.
+  static constexpr int kReleasingWarps = kCluster * 4 * kConsumers;
+  using Storage = RingStorage<BM, BN, STAGES, TMA_STORE ? 2 * kConsumers : 0>;
+  static constexpr int kSmemBytes = static_cast<int>(sizeof(Storage)) + 1024;  // + alignment
+  // 40 x 128 + 232 x 256 = 64512 of the SM's 65536 registers. (ptxas compiles the whole kernel for
+  // the launch bound's 168 registers; these only move the allocation at run time.)
+  static constexpr int kProducerRegs = 40, kConsumerRegs = 232;
+  static_assert(kParts * BN == 256, "128 accumulators per consumer thread: 128 x 256 or 256 x 128");
+  static_assert(kCluster == 1 || kCluster == 2, "clusters of one or two blocks");
+  static_assert(kSmemBytes <= kMaxDynamicSmem, "the ring and the staging boxes exceed 227 KiB");
+};
+//! [cooperative_config]
+
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    cooperative_gemm_kernel(const __grid_constant__ CUtensorMap map_a,
+                            const __grid_constant__ CUtensorMap map_b,
+                            const __grid_constant__ CUtensorMap map_c, GemmParams p) {
+  constexpr int S = Cfg::kStages, BM = Cfg::kBlockM, BN = Cfg::kBlockN, BK = Cfg::kBlockK;
+  constexpr int CM = Cfg::kClusterM, CN = Cfg::kClusterN, CL = Cfg::kCluster;
+  extern __shared__ unsigned char smem_raw[];
+  auto& st = ring_storage<typename Cfg::Storage>(smem_raw);
+
+  const int k_blocks = (p.K + BK - 1) / BK;
+  const int warpgroup = threadIdx.x / 128;
+  // A cluster walks a grid of "cluster tiles", CM x CN tiles each; block `rank` takes the rank-th.
+  const int rank = CL > 1 ? static_cast<int>(ptx::cluster_rank()) : 0;
+  const int grid_m = (p.tiles_m + CM - 1) / CM, grid_n = (p.tiles_n + CN - 1) / CN;
+  const int cluster_tiles = grid_m * grid_n;
+  const int first = blockIdx.x / CL, step = gridDim.x / CL;
+  auto tile_of = [&](int t) {
+    const TileCoord c = tile_at(t, grid_m, grid_n, p.order, p.group);
+    return TileCoord{c.m * CM + (CM > 1 ? rank : 0), c.n * CN + (CN > 1 ? rank : 0)};
+  };
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < S; ++s) {
+      ptx::mbarrier_init(&st.full[s], 1);
+      ptx::mbarrier_init(&st.empty[s], p.empty_arrivals);
+    }
+    ptx::fence_barrier_init();
+  }
+  // The peer block multicasts into this block's stages and arrives on its barriers: both must be
+  // initialized before anyone starts.
+  if constexpr (CL > 1) {
+    ptx::cluster_sync();
+  } else {
+    __syncthreads();
+  }
+
+  if (warpgroup == 0) {
+    //! [cooperative_producer]
+    ptx::setmaxnreg_dec<Cfg::kProducerRegs>();
+    if (threadIdx.x == 0) {
+      ptx::prefetch_tensor_map(&map_a);
+      ptx::prefetch_tensor_map(&map_b);
+      int it = 0;  // k-blocks loaded so far, over every tile of this block
+      for (int t = first; t < cluster_tiles; t += step) {
+        const TileCoord tile = tile_of(t);
+        for (int kb = 0; kb < k_blocks; ++kb, ++it) {
+          const RingSlot slot = producer_slot(it, S);
+          ptx::mbarrier_wait<Cfg::kWait>(&st.empty[slot.stage], slot.parity);
+          // The whole stage lands in this block, whichever block loads each part of it.
+          ptx::mbarrier_arrive_expect_tx(&st.full[slot.stage], p.stage_bytes);
+          if constexpr (CN == 1) {
+            ptx::tma_load_2d(st.a[slot.stage], &map_a, &st.full[slot.stage], kb * BK, tile.m * BM);
+          } else {  // this block's half of the shared A tile, into both blocks
+            constexpr int rows = BM / 2;
+            ptx::tma_load_2d_multicast(st.a[slot.stage] + rank * rows * BK, &map_a,
+                                       &st.full[slot.stage], kb * BK, tile.m * BM + rank * rows,
+                                       0x3);
+          }
+          if constexpr (CM == 1) {
+            ptx::tma_load_2d(st.b[slot.stage], &map_b, &st.full[slot.stage], kb * BK, tile.n * BN);
+          } else {  // this block's half of the shared B tile, into both blocks
+            constexpr int rows = BN / 2;
+            ptx::tma_load_2d_multicast(st.b[slot.stage] + rank * rows * BK, &map_b,
+                                       &st.full[slot.stage], kb * BK, tile.n * BN + rank * rows,
+                                       0x3);
+          }
+        }
+      }
+    }
+    //! [cooperative_producer]
+  } else {
+    //! [cooperative_consumer]
+    ptx::setmaxnreg_inc<Cfg::kConsumerRegs>();
+    const int consumer = warpgroup - 1, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+    const std::uint32_t a_offset = consumer * Cfg::kConsumerRows * 128;  // this consumer's rows
+    int it = 0;  // k-blocks consumed so far, counted exactly as the producer counts them
+    SliceRound round;
+    for (int t = first; t < cluster_tiles; t += step) {
+      const TileCoord tile = tile_of(t);
+      TileAccum<BN, Cfg::kParts> acc;
+      consume_tile<CL, Cfg::kWait>(st, acc, it, k_blocks, a_offset, S, lane, rank, [] {});
+      const int row0 = tile.m * BM + consumer * Cfg::kConsumerRows, col0 = tile.n * BN;
+      if constexpr (Cfg::kTmaStore) {
+        store_tile_streamed<Cfg::kStmatrix>(acc, p, &map_c, &st.staging.box[2 * consumer], row0,
+                                            col0, warp, lane, round);
+      } else {
+        store_tile_registers(acc, p, row0, col0, warp, lane);
+      }
+    }
+    // A block must not exit with its TMA stores still writing.
+    if (Cfg::kTmaStore && lane == 0) ptx::tma_store_wait_all();
+    //! [cooperative_consumer]
+  }
+  // Nor while its peer may still arrive on its barriers.
+  if constexpr (CL > 1) ptx::cluster_sync();
+}
+
+}  // namespace lesson11

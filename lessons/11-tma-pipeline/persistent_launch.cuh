@@ -1,0 +1,108 @@
+// Lesson 11: launching the persistent kernels with a streamed epilogue (cooperative_gemm.cuh,
+// pingpong_gemm.cuh): one block per SM, or as many clusters of two as fit at once. Given code,
+// included by the files that compile the variants' launchers with *your* pipeline_exercises.cuh.
+#pragma once
+
+#include "epilogue.cuh"
+#include "pipeline_exercises.cuh"
+#include "tile_order.hpp"
+#include "tma_pipeline.hpp"
+
+#include "common/check.hpp"
+#include "common/gemm.hpp"
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+
+namespace lesson11 {
+
+// Defined once, in pipeline_launchers.cuh.
+namespace detail {
+/// Before a first launch: the GPU can run sm_90a code, and the ring's protocol is sound.
+void require_ready(const char* kernel, int stages, int consumer_warps, int block_m, int block_n);
+/// A tensor map of a row-major bf16 matrix, kept by (address, shape, box).
+const CUtensorMap* tensor_map(const void* base, int rows, int cols, int box_rows, int box_cols);
+/// The SMs of the current device.
+int sm_count();
+/// The kernels' parameters for `block_m` x `block_n` tiles and `consumer_warps` releasing warps.
+GemmParams make_params(int M, int N, int K, float alpha, float beta, bf16* C, int block_m,
+                       int block_n, int consumer_warps);
+}  // namespace detail
+
+/// The signature of the persistent kernels.
+using PersistentKernel = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, GemmParams);
+
+//! [launch_persistent]
+/// Launches `kernel`, compiled for `Cfg`, on a persistent grid that walks the tiles as `schedule`
+/// says. A cluster of two along M multicasts B, so B's boxes are half as tall; along N, A's.
+template <class Cfg>
+void launch_persistent(const char* name, PersistentKernel kernel, TileSchedule schedule, int M,
+                       int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
+                       bf16* C) {
+  constexpr int CM = Cfg::kClusterM, CN = Cfg::kClusterN, CL = Cfg::kCluster;
+  course::require_bf16_gemm_shape(name, M, N, K, 8, A, B, C);
+  detail::require_ready(name, Cfg::kStages, Cfg::kReleasingWarps, Cfg::kBlockM, Cfg::kBlockN);
+  GemmParams p = detail::make_params(M, N, K, alpha, beta, C, Cfg::kBlockM, Cfg::kBlockN,
+                                     Cfg::kReleasingWarps);
+  p.order = schedule.order;
+  p.group = std::max(1, schedule.group / CM);  // bands counted in cluster tiles
+  static const bool configured = [&] {
+    CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes));
+    return true;
+  }();
+  (void)configured;
+  const int cluster_tiles = (p.tiles_m + CM - 1) / CM * ((p.tiles_n + CN - 1) / CN);
+  const CUtensorMap& map_a = *detail::tensor_map(A, M, K, Cfg::kBlockM / CN, 64);
+  const CUtensorMap& map_b = *detail::tensor_map(B, N, K, Cfg::kBlockN / CM, 64);
+  // The streamed epilogue stores slices of 16 rows x 64 columns. The TMA store's map needs a row
+  // stride that is a multiple of 16 bytes (N % 8 == 0); the kernel without a TMA store never reads
+  // it, and gets A's map in its place.
+  const CUtensorMap& map_c = Cfg::kTmaStore ? *detail::tensor_map(C, M, N, 16, 64) : map_a;
+  if constexpr (CL == 1) {
+    const int blocks = std::min(cluster_tiles, detail::sm_count());
+    kernel<<<blocks, Cfg::kThreads, Cfg::kSmemBytes>>>(map_a, map_b, map_c, p);
+  } else {
+    cudaLaunchConfig_t config{};
+    cudaLaunchAttribute cluster{};
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = CL;
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    config.blockDim = dim3(Cfg::kThreads);
+    config.dynamicSmemBytes = Cfg::kSmemBytes;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    // As many clusters as can be resident at once: a cluster's blocks must sit in one GPC, so on a
+    // GPC with an odd number of free SMs one stays idle.
+    static const int resident_clusters = [&] {
+      cudaLaunchConfig_t probe = config;
+      probe.gridDim = dim3(detail::sm_count() / CL * CL);
+      int n = 0;
+      CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, kernel, &probe));
+      return n > 0 ? n : detail::sm_count() / CL;
+    }();
+    config.gridDim = dim3(std::min(cluster_tiles, resident_clusters) * CL);
+    CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, map_a, map_b, map_c, p));
+  }
+  CHECK_LAUNCH();
+}
+//! [launch_persistent]
+
+/// The TMA-store configuration when N % 8 == 0, else its twin with the epilogue from registers.
+template <class WithTmaStore, class WithRegisterEpilogue>
+void launch_persistent_for_n(const char* name, PersistentKernel with_store,
+                             PersistentKernel with_registers, TileSchedule schedule, int M, int N,
+                             int K, float alpha, const bf16* A, const bf16* B, float beta,
+                             bf16* C) {
+  if (N % 8 == 0) {
+    launch_persistent<WithTmaStore>(name, with_store, schedule, M, N, K, alpha, A, B, beta, C);
+  } else {
+    launch_persistent<WithRegisterEpilogue>(name, with_registers, schedule, M, N, K, alpha, A, B,
+                                            beta, C);
+  }
+}
+
+}  // namespace lesson11
