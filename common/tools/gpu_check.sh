@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make gpu-check OUT=dir: everything that needs a GPU, in one go, for a lent GPU machine.
+# make gpu-check OUT=dir: everything that needs a GPU, in one go, on a machine with a GPU.
 # Configures for the GPU present, builds, runs every test (CPU and GPU), grades the stubs and the
 # solutions, runs compute-sanitizer memcheck and racecheck on the reference solutions, runs the
 # lesson programs (their JSON lines land in OUT/bench.jsonl), and prints a short table last.

@@ -16,8 +16,8 @@
 #                                     lesson, performance against the targets
 #   make reset-3 (refused without a terminal), make reset-3 FORCE=1, make grade-3, make next
 #   make self-check                   solutions pass, untouched stubs fail (SELF_CHECK=0 skips it)
-# Long outputs are trimmed in the transcript (HEAD_LINES / TAIL_LINES); with OUT set (the device
-# tool sets it) the transcript and the untrimmed log are also written to $OUT/walkthrough.txt and
+# Long outputs are trimmed in the transcript (HEAD_LINES / TAIL_LINES); with OUT set to a folder,
+# the transcript and the untrimmed log are also written to $OUT/walkthrough.txt and
 # $OUT/walkthrough-full.log. Exit status: 0 when every step did what a learner should see.
 set -uo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
