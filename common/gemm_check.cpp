@@ -97,17 +97,16 @@ void probe_if_ambiguous(VerifyReport& r, bool bf16, const Check& check) {
 
 VerifyReport check_sgemm(const SgemmFn& gemm, const GemmShape& s, const VerifyOptions& options) {
   VerifyReport r = check_sgemm_once(gemm, s, options);
-  probe_if_ambiguous(r, false,
-                     [&](const GemmShape& probe) { return check_sgemm_once(gemm, probe, options); });
+  probe_if_ambiguous(
+      r, false, [&](const GemmShape& probe) { return check_sgemm_once(gemm, probe, options); });
   return r;
 }
 
 VerifyReport check_bf16_gemm(const Bf16GemmFn& gemm, const GemmShape& s,
                              const VerifyOptions& options) {
   VerifyReport r = check_bf16_gemm_once(gemm, s, options);
-  probe_if_ambiguous(r, true, [&](const GemmShape& probe) {
-    return check_bf16_gemm_once(gemm, probe, options);
-  });
+  probe_if_ambiguous(
+      r, true, [&](const GemmShape& probe) { return check_bf16_gemm_once(gemm, probe, options); });
   return r;
 }
 

@@ -165,7 +165,8 @@ std::string tile_map(const Problem& p, const Compared& c, const std::vector<char
   return out.str();
 }
 
-// ---- The diagnosis -------------------------------------------------------------------------------
+// ---- The diagnosis
+// -------------------------------------------------------------------------------
 //
 // likely_cause() walks an ordered table of detectors (kDetectors, below). Each looks for one
 // pattern in the result and, when it sees it, returns a Diagnosis: what it saw and the fix. The
@@ -179,6 +180,8 @@ struct Diagnosis {
   std::string seen;
   std::string fix;
   bool exact = false;
+  // Other causes (detector names) this pattern may come from at this shape; a larger one tells.
+  std::vector<std::string> could_also_be = {};
   std::string text() const { return fix.empty() ? seen : seen + " -> " + fix; }
 };
 using Finding = std::optional<Diagnosis>;
@@ -268,19 +271,35 @@ class Evidence {
   std::vector<int> compared_;  // row -> its index among the compared rows, or -1
 };
 
+// How far a model is from the right result: it differs where one element is out of its bound, or
+// where all of them together break the relative Frobenius limit (what fails a result whose
+// elements each stay inside their bounds, as when a sum cancels).
+struct Departure {
+  bool element = false;
+  double err2 = 0, ref2 = 0;
+  void add(double model, double ref, double bound) {
+    if (!close(model, ref, bound)) element = true;
+    err2 += (model - ref) * (model - ref);
+    ref2 += ref * ref;
+  }
+  bool differs(const Tolerance& t) const {
+    return element || (ref2 > 0 ? std::sqrt(err2 / ref2) : std::sqrt(err2)) > t.frobenius;
+  }
+};
+
 // Does `model(ri, i, j)` explain every compared element within its bound (and differ from R)?
 bool explains(const Evidence& e, const std::function<double(std::size_t, int, int)>& model) {
-  bool differs = false;
+  Departure d;
   for (std::size_t ri = 0; ri < e.c.rows.size(); ++ri) {
     for (int j = 0; j < e.N; ++j) {
       const double m = model(ri, e.c.rows[ri], j);
       const double got = e.got(e.c.rows[ri], j);
       const double bound = e.c.bound(ri, j) + e.p.tol.element * std::fabs(m);
       if (!close(got, m, bound)) return false;
-      if (!close(m, e.c.R(ri, j), e.c.bound(ri, j))) differs = true;
+      d.add(m, e.c.R(ri, j), e.c.bound(ri, j));
     }
   }
-  return differs;
+  return d.differs(e.p.tol);
 }
 
 std::string join(const std::vector<std::string>& parts, const std::string& sep,
@@ -293,7 +312,9 @@ std::string join(const std::vector<std::string>& parts, const std::string& sep,
   return out;
 }
 
-long round_up(long x, long to) { return (x + to - 1) / to * to; }
+long round_up(long x, long to) {
+  return (x + to - 1) / to * to;
+}
 
 // Block sizes a launch might use, the usual ones first.
 const int kBlockSizes[] = {16, 32, 8, 64, 4, 128, 2, 256, 1, 512, 1024};
@@ -336,7 +357,8 @@ std::string band_text(int M, int N, int r0, int c0) {
   return o.str();
 }
 
-// ---- The detectors, in the order likely_cause() tries them ---------------------------------------
+// ---- The detectors, in the order likely_cause() tries them
+// ---------------------------------------
 
 // C indexed with the wrong row stride (K or M instead of N): element (i, j) lands at i * ld + j.
 // It comes first because it also overwrites canaries (ld > N) or leaves elements unwritten
@@ -446,10 +468,11 @@ Finding detect_reads_c_when_beta_is_zero(const Evidence& e) {
   const long MN = static_cast<long>(e.untouched.size());
   if (e.beta != 0.0 || r.nonfinite == 0 || r.unwritten >= r.nonfinite) return {};
   if (r.nonfinite - r.unwritten != MN - r.unwritten) return {};
-  return Diagnosis{"every written element is NaN and beta == 0: the kernel reads C, which the "
-                   "check filled with NaN (with beta == 0, BLAS never reads C), and beta*C = "
-                   "0*NaN = NaN",
-                   "skip the read of C when beta == 0.", false};
+  return Diagnosis{
+      "every written element is NaN and beta == 0: the kernel reads C, which the "
+      "check filled with NaN (with beta == 0, BLAS never reads C), and beta*C = "
+      "0*NaN = NaN",
+      "skip the read of C when beta == 0.", false};
 }
 
 // The row taken from x and the column from y, with the grid sized the usual way round (x over the
@@ -504,8 +527,7 @@ Finding detect_grid_too_small(const Evidence& e) {
   std::ostringstream o;
   o << "grid too small: " << band_text(M, N, r0, c0)
     << " were never written, so the grid covers only " << r0 << " x " << c0;
-  return Diagnosis{o.str(),
-                   "round the block count up: (M + rows_per_block - 1) / rows_per_block.",
+  return Diagnosis{o.str(), "round the block count up: (M + rows_per_block - 1) / rows_per_block.",
                    written_part_right(e) && rounded_down(M, r0) && rounded_down(N, c0)};
 }
 
@@ -542,7 +564,8 @@ Finding detect_wrong_leading_dimension_of_a_or_b(const Evidence& e) {
                       "A is read with a row stride of " + name(s) + " instead of K = " + k_text +
                           " (A[row * " + std::to_string(s) + " + k])"});
   }
-  if (M > 1 && K > 1) models.push_back({true, 1, M, "A is read as if it were K x M (A[k * M + row])"});
+  if (M > 1 && K > 1)
+    models.push_back({true, 1, M, "A is read as if it were K x M (A[k * M + row])"});
   if (nk) {
     for (long s : others(K, N, M)) {
       models.push_back({false, s, 1,
@@ -566,7 +589,7 @@ Finding detect_wrong_leading_dimension_of_a_or_b(const Evidence& e) {
   const int wr = std::min(M, 12), wc = std::min(N, 128);
   for (const Model& m : models) {
     bool fits = true;
-    long differs = 0;
+    Departure d;
     for (int i = 0; i < wr && fits; ++i) {
       for (int j = 0; j < wc && fits; ++j) {
         const long first = (m.on_a ? i : j) * m.s_outer, last = first + (K - 1) * m.s_k;
@@ -581,10 +604,10 @@ Finding detect_wrong_leading_dimension_of_a_or_b(const Evidence& e) {
         const double c = e.c0(i, j);
         const double model = e.alpha * acc + e.beta * c;
         fits = e.fits(e.got(i, j), model, std::fabs(e.alpha) * abs + std::fabs(e.beta * c));
-        if (!close(model, e.reference(i, j), e.bound(i, j))) ++differs;
+        d.add(model, e.reference(i, j), e.bound(i, j));
       }
     }
-    if (fits && differs > 0) {
+    if (fits && d.differs(e.p.tol)) {
       return Diagnosis{m.seen,
                        m.on_a ? "A is M x K, row-major: element (row, k) is A[row * K + k]."
                        : nk   ? "B is N x K, K-major: element (k, col) is B[col * K + k]."
@@ -606,6 +629,9 @@ Finding detect_nan_or_inf(const Evidence& e) {
 // C(i, j) written at (j, i), or C written column-major.
 Finding detect_transposed(const Evidence& e) {
   const int M = e.M, N = e.N;
+  // The model: C(i, j) holds R(j, i) (square) or C is R written column-major. It differs from R
+  // only where R is not symmetric, which random inputs make it wherever M * N > 1.
+  if (M < 2 || N < 2) return {};
   auto transposed = [&](bool col_major) {
     for (std::size_t ri = 0; ri < e.c.rows.size(); ++ri) {
       const int i = e.c.rows[ri];
@@ -676,8 +702,7 @@ Finding detect_quad_shuffle_source(const Evidence& e) {
       }
     }
   }
-  static const char* const kOperand[4] = {"A[r0][k]", "A[r0 + 1][k]", "B[k][c0]",
-                                          "B[k][c0 + 1]"};
+  static const char* const kOperand[4] = {"A[r0][k]", "A[r0 + 1][k]", "B[k][c0]", "B[k][c0 + 1]"};
   static const char* const kOwn[4] = {"C[r0][c0]", "C[r0][c0 + 1]", "C[r0 + 1][c0]",
                                       "C[r0 + 1][c0 + 1]"};
   std::vector<std::string> wrong;
@@ -698,13 +723,14 @@ Finding detect_quad_shuffle_source(const Evidence& e) {
     wrong.push_back(o.str());
   }
   if (wrong.empty()) return {};
-  return Diagnosis{"wrong shuffle source in a quad (the 4 lanes that compute one 2 x 2 block of "
-                   "C): " +
-                       join(wrong, "; ", "; "),
-                   "quad lane q needs A[r0 + q / 2][k], loaded by quad lane q / 2, and "
-                   "B[k][c0 + q % 2], loaded by quad lane 2 + q % 2: check the source lane of "
-                   "each __shfl_sync (quad_a_source, quad_b_source).",
-                   true};
+  return Diagnosis{
+      "wrong shuffle source in a quad (the 4 lanes that compute one 2 x 2 block of "
+      "C): " +
+          join(wrong, "; ", "; "),
+      "quad lane q needs A[r0 + q / 2][k], loaded by quad lane q / 2, and "
+      "B[k][c0 + q % 2], loaded by quad lane 2 + q % 2: check the source lane of "
+      "each __shfl_sync (quad_a_source, quad_b_source).",
+      true};
 }
 
 std::string span(int from, int size) {
@@ -712,69 +738,74 @@ std::string span(int from, int size) {
 }
 
 // How the values of a T x T tile moved: src[u * T + v] is the position whose value (u, v) holds.
+// Returns what the output shows, and sets `fix`.
 std::string describe_moves(const std::vector<int>& src, int T, std::string& fix) {
   auto du = [&](int pos) { return src[pos] / T - pos / T; };
   auto dv = [&](int pos) { return src[pos] % T - pos % T; };
+  const std::string tile = std::to_string(T) + " x " + std::to_string(T);
+  const std::string fragment_fix =
+      "an 8 x 8 matrix of a fragment lands in the wrong place: ldmatrix.x4 fills register q with "
+      "the matrix whose rows lanes 8q .. 8q + 7 address (for A, registers 0 and 1 are rows 0-7 "
+      "and 8-15), and the accumulator's c0, c1 belong to row group, c2, c3 to row group + 8 "
+      "(c_fragment_coord): check the ldmatrix lane addresses and where each accumulator is "
+      "stored.";
   std::vector<std::string> moves;
-  // Whole 8 x 8 blocks moved intact.
-  bool blocks = true;
-  for (int bu = 0; bu < T / 8 && blocks; ++bu)
-    for (int bv = 0; bv < T / 8 && blocks; ++bv) {
-      const int first = bu * 8 * T + bv * 8;
-      for (int u = 0; u < 8 && blocks; ++u)
-        for (int v = 0; v < 8 && blocks; ++v) {
-          const int pos = (bu * 8 + u) * T + bv * 8 + v;
-          blocks = du(pos) == du(first) && dv(pos) == dv(first) && du(pos) % 8 == 0 &&
-                   dv(pos) % 8 == 0;
-        }
-      if (blocks && (du(first) != 0 || dv(first) != 0)) {
-        moves.push_back("rows " + span(bu * 8, 8) + " x columns " + span(bv * 8, 8) +
-                        " hold the values of rows " + span(bu * 8 + du(first), 8) +
-                        " x columns " + span(bv * 8 + dv(first), 8));
-      }
-    }
-  if (blocks) {
-    fix =
-        "an 8 x 8 matrix of a fragment lands in the wrong place: ldmatrix.x4 fills register q "
-        "with the matrix whose rows lanes 8q .. 8q + 7 address, and the accumulator's c0, c1 "
-        "belong to row group, c2, c3 to row group + 8 (c_fragment_coord): check the ldmatrix "
-        "lane addresses (which 8 x 8 block each group of 8 lanes points at) and where each "
-        "accumulator is stored.";
-    return "8 x 8 blocks exchanged within every " + std::to_string(T) + " x " +
-           std::to_string(T) + " tile of C: " + join(moves, "; ", "; ");
-  }
-  moves.clear();
-  bool quads = true, rows_only = true, cols_only = true;
+  bool rows_only = true, cols_only = true, quads = true;
   for (int pos = 0; pos < T * T; ++pos) {
     const int u = pos / T, v = pos % T;
-    quads = quads && (u + du(pos)) / 2 == u / 2 && (v + dv(pos)) / 2 == v / 2;
     rows_only = rows_only && dv(pos) == 0 && du(pos) == du(u * T);
     cols_only = cols_only && du(pos) == 0 && dv(pos) == dv(v);
+    quads = quads && (u + du(pos)) / 2 == u / 2 && (v + dv(pos)) / 2 == v / 2;
   }
-  if (rows_only) {
-    for (int u = 0; u < T; ++u)
-      if (du(u * T) != 0) moves.push_back("row " + std::to_string(u) + " holds row " +
-                                          std::to_string(u + du(u * T)) + "'s values");
-    fix =
-        "the row where an accumulator is stored is wrong (the fragment's row: group for c0, c1, "
-        "group + 8 for c2, c3; a warp tile's row offset).";
-    return "rows exchanged within every " + std::to_string(T) + "-row tile of C: " +
-           join(moves, ", ", ", ");
+  // Whole 8 x 8 blocks moved intact?
+  bool blocks = true;
+  for (int pos = 0; pos < T * T && blocks; ++pos) {
+    const int first = (pos / T / 8 * 8) * T + pos % T / 8 * 8;  // the corner of pos's block
+    blocks = du(pos) == du(first) && dv(pos) == dv(first) && du(pos) % 8 == 0 && dv(pos) % 8 == 0;
   }
-  if (cols_only) {
-    for (int v = 0; v < T; ++v)
-      if (dv(v) != 0) moves.push_back("column " + std::to_string(v) + " holds column " +
-                                      std::to_string(v + dv(v)) + "'s values");
-    fix =
-        "the column where an accumulator is stored is wrong (the fragment's column: "
-        "2 * (lane % 4) + i % 2; the n8 tile of a pair).";
-    return "columns exchanged within every " + std::to_string(T) + "-column tile of C: " +
-           join(moves, ", ", ", ");
+  if (rows_only || cols_only) {
+    const bool rows = rows_only;
+    const int n = T;
+    auto d = [&](int x) { return rows ? du(x * T) : dv(x); };
+    const std::string what = rows ? "row" : "column";
+    if (blocks) {
+      for (int x = 0; x < n; x += 8)
+        if (d(x) != 0)
+          moves.push_back(what + "s " + span(x, 8) + " hold " + what + "s " + span(x + d(x), 8) +
+                          "'s values");
+    } else {
+      for (int x = 0; x < n; ++x)
+        if (d(x) != 0)
+          moves.push_back(what + " " + std::to_string(x) + " holds " + what + " " +
+                          std::to_string(x + d(x)) + "'s values");
+    }
+    fix = blocks ? fragment_fix
+          : rows ? "the row where an accumulator is stored is wrong (the fragment's row, the warp "
+                   "tile's row offset)."
+                 : "the column where an accumulator is stored is wrong (the fragment's column, "
+                   "2 * (lane % 4) + i % 2; the n8 tile of a pair).";
+    std::string seen = what + "s exchanged within every " + std::to_string(T) + "-" + what +
+                       " tile of C: " + join(moves, ", ", " and ");
+    if (blocks && moves.size() == 2 && d(0) == 8 && d(8) == -8) {
+      seen = what + "s 0-7 and 8-15 exchanged within every " + std::to_string(T) + "-" + what +
+             " tile of C";
+    }
+    return seen;
+  }
+  if (blocks) {
+    for (int pos = 0; pos < T * T; ++pos) {
+      const int u = pos / T, v = pos % T;
+      if (u % 8 != 0 || v % 8 != 0 || (du(pos) == 0 && dv(pos) == 0)) continue;
+      moves.push_back("rows " + span(u, 8) + " x columns " + span(v, 8) +
+                      " hold the values of rows " + span(u + du(pos), 8) + " x columns " +
+                      span(v + dv(pos), 8));
+    }
+    fix = fragment_fix;
+    return "8 x 8 blocks exchanged within every " + tile + " tile of C: " + join(moves, "; ", "; ");
   }
   for (int pos = 0; pos < T * T && moves.size() < 4; ++pos) {
     if (src[pos] == pos) continue;
-    const int u = pos / T, v = pos % T;
-    moves.push_back("(" + std::to_string(u) + ", " + std::to_string(v) + ") holds (" +
+    moves.push_back("(" + std::to_string(pos / T) + ", " + std::to_string(pos % T) + ") holds (" +
                     std::to_string(src[pos] / T) + ", " + std::to_string(src[pos] % T) + ")");
   }
   if (quads) {
@@ -787,8 +818,7 @@ std::string describe_moves(const std::vector<int>& src, int T, std::string& fix)
   fix =
       "the accumulators are stored in the wrong places: check the fragment coordinates "
       "(c_fragment_coord), the ldmatrix lane addresses and the warp tile offsets.";
-  return "values moved within every " + std::to_string(T) + " x " + std::to_string(T) +
-         " tile of C, e.g. " + join(moves, ", ", ", ");
+  return "values moved within every " + tile + " tile of C, e.g. " + join(moves, ", ", ", ");
 }
 
 // The right values in the wrong places: within every 16 x 16 tile of C (the tile of one
@@ -831,7 +861,9 @@ Finding detect_displaced_values(const Evidence& e) {
     // displacement most positions share.
     std::vector<int> src(TT, -1);
     std::vector<int> count(static_cast<std::size_t>(4 * T * T), 0);  // by displacement
-    auto key = [&](int pos, int s) { return (s / T - pos / T + T) * 2 * T + (s % T - pos % T + T); };
+    auto key = [&](int pos, int s) {
+      return (s / T - pos / T + T) * 2 * T + (s % T - pos % T + T);
+    };
     bool fits = true;
     for (int pos = 0; pos < TT && fits; ++pos) {
       if (ok[static_cast<std::size_t>(pos) * TT + pos]) {
@@ -887,7 +919,8 @@ Finding detect_operand_block_exchange(const Evidence& e) {
     for (int j = 0; j < std::min(N, Cp); ++j) Bz(k, j) = e.b(k, j);
   std::vector<double> ref(static_cast<std::size_t>(wr) * wc), rb(ref.size());
   for (int i = 0; i < wr; ++i)
-    for (int j = 0; j < wc; ++j) ref[i * wc + j] = e.reference(i, j), rb[i * wc + j] = e.bound(i, j);
+    for (int j = 0; j < wc; ++j)
+      ref[i * wc + j] = e.reference(i, j), rb[i * wc + j] = e.bound(i, j);
   // Block q: A (row half q % 2, k half q / 2); B (k half q % 2, column half q / 2).
   auto block_name = [](bool on_a, int q) {
     return on_a ? "rows " + span(8 * (q % 2), 8) + ", k " + span(8 * (q / 2), 8)
@@ -901,7 +934,7 @@ Finding detect_operand_block_exchange(const Evidence& e) {
         k_kept = k_kept && (on_a ? perm[q] / 2 == q / 2 : perm[q] % 2 == q % 2);
         other_kept = other_kept && (on_a ? perm[q] % 2 == q % 2 : perm[q] / 2 == q / 2);
       }
-      if (k_kept) continue;                   // whole rows or columns of C moved
+      if (k_kept) continue;  // whole rows or columns of C moved
       if (!on_a && other_kept && perm[0] == 1 && perm[2] == 3) continue;  // as A's k swap
       MatD X = on_a ? Az : Bz;
       const MatD& from = on_a ? Az : Bz;
@@ -966,7 +999,8 @@ Finding detect_skipped_k_tail(const Evidence& e) {
   const std::size_t rows = std::min<std::size_t>(e.c.rows.size(), 8);
   for (const auto& tail : tails) {
     const int kk = tail.first;
-    bool all = true, differs = false;
+    bool all = true;
+    Departure d;
     for (std::size_t ri = 0; ri < rows && all; ++ri) {
       const int i = e.c.rows[ri];
       for (int j = 0; j < N && all; ++j) {
@@ -979,24 +1013,28 @@ Finding detect_skipped_k_tail(const Evidence& e) {
         const double c = e.c0(i, j);
         const double m = e.alpha * acc + e.beta * c;
         all = e.fits(e.got(i, j), m, std::fabs(e.alpha) * abs + std::fabs(e.beta * c));
-        if (!close(m, e.c.R(ri, j), e.c.bound(ri, j))) differs = true;
+        d.add(m, e.c.R(ri, j), e.c.bound(ri, j));
       }
     }
-    if (!all || !differs) continue;
+    if (!all || !d.differs(e.p.tol)) continue;
     std::vector<std::string> tiles;
     for (int T : tail.second) tiles.push_back(std::to_string(T));
     std::ostringstream o;
+    Diagnosis found;
     if (kk == 0) {
       o << "nothing is summed along K: K = " << K << " is less than one tile (of "
         << tail.second.front()
-        << " or more), and the last partial tile along K is skipped (k >= 0 never summed)";
+        << " or more), and the last partial tile along K is skipped (k >= 0 never summed); a "
+           "value taken from past M or N (a fragment stored in the wrong place) reads 0 too";
+      found.could_also_be = {"displaced_values"};
     } else {
       o << "the last partial tile along K is skipped (k >= " << kk << " never summed; a tile of "
         << join(tiles, ", ", " or ") << " fits)";
     }
-    return Diagnosis{o.str(),
-                     "loop over ceil(K / TILE) = (K + TILE - 1) / TILE tiles and zero-fill past K.",
-                     true};
+    found.seen = o.str();
+    found.fix = "loop over ceil(K / TILE) = (K + TILE - 1) / TILE tiles and zero-fill past K.";
+    found.exact = true;
+    return found;
   }
   return {};
 }
@@ -1047,6 +1085,40 @@ Finding detect_scale_factor(const Evidence& e) {
                    "alpha or beta applied twice, or a scale missing.", true};
 }
 
+// Elements that hold no product at all (alpha * 0 + beta * C0) while the rest is right. A value
+// moved onto them from a place past M or N (a fragment or 8 x 8 block in the wrong place, reading
+// the zeros of a padded tile) and a sum that never ran for them look alike; a larger shape, where
+// the moved values come from inside C, tells them apart.
+Finding detect_zero_products(const Evidence& e) {
+  long zeros = 0;
+  int r0 = e.M, r1 = -1, c0 = e.N, c1 = -1;
+  for (std::size_t ri = 0; ri < e.c.rows.size(); ++ri) {
+    const int i = e.c.rows[ri];
+    for (int j = 0; j < e.N; ++j) {
+      const double c = e.c0(i, j), size = std::fabs(e.alpha) * e.c.absP(ri, j);
+      const bool zero = e.fits(e.got(i, j), e.beta * c, std::fabs(e.beta * c)) &&
+                        e.nonzero(e.alpha * e.c.P(ri, j), size + std::fabs(e.beta * c));
+      if (!zero) {
+        if (e.bad[ri * e.N + j]) return {};
+        continue;
+      }
+      ++zeros;
+      r0 = std::min(r0, i), r1 = std::max(r1, i), c0 = std::min(c0, j), c1 = std::max(c1, j);
+    }
+  }
+  if (zeros == 0) return {};
+  std::ostringstream o;
+  o << zeros << " element(s) hold no product at all (alpha * 0 + beta * C), within rows " << r0
+    << ".." << r1 << " and columns " << c0 << ".." << c1 << "; the rest is right";
+  Diagnosis d{o.str(),
+              "either values moved onto them from past M or N (a fragment or 8 x 8 block stored "
+              "in the wrong place, its source a zero-filled part of a tile) or their sums never "
+              "ran (a loop bound, an early return)",
+              false};
+  d.could_also_be = {"displaced_values", "operand_block_exchange"};
+  return d;
+}
+
 // Only the ragged edge wrong: the last partial tile of rows or columns.
 Finding detect_ragged_edge(const Evidence& e) {
   const int M = e.M, N = e.N;
@@ -1066,9 +1138,8 @@ Finding detect_ragged_edge(const Evidence& e) {
       if (M % T) o << "rows >= " << rm << (N % T ? ", " : "");
       if (N % T) o << "columns >= " << cn;
       o << ": the last partial " << T << "-wide tile)";
-      return Diagnosis{o.str(),
-                       "a missing or off-by-one bounds guard where the tile runs past M or N.",
-                       false};
+      return Diagnosis{
+          o.str(), "a missing or off-by-one bounds guard where the tile runs past M or N.", false};
     }
   }
   return {};
@@ -1076,8 +1147,9 @@ Finding detect_ragged_edge(const Evidence& e) {
 
 Finding detect_unwritten_elements(const Evidence& e) {
   if (e.r.unwritten == 0) return {};
-  return Diagnosis{std::to_string(e.r.unwritten) + " element(s) were never written ('U' on the map)",
-                   "some threads return early or the index never reaches them.", false};
+  return Diagnosis{
+      std::to_string(e.r.unwritten) + " element(s) were never written ('U' on the map)",
+      "some threads return early or the index never reaches them.", false};
 }
 
 Finding detect_scattered_errors(const Evidence& e) {
@@ -1110,6 +1182,7 @@ const Detector kDetectors[] = {
     {"skipped_k_tail", detect_skipped_k_tail},
     {"alpha_beta", detect_alpha_beta},
     {"scale_factor", detect_scale_factor},
+    {"zero_products", detect_zero_products},
     {"ragged_edge", detect_ragged_edge},
     {"unwritten_elements", detect_unwritten_elements},
     {"scattered_errors", detect_scattered_errors},
@@ -1126,6 +1199,10 @@ Cause likely_cause(const Evidence& e) {
     const Finding f = kDetectors[d].detect(e);
     if (!f) continue;
     Cause cause{f->text(), kDetectors[d].name, {}};
+    if (!f->could_also_be.empty()) {
+      cause.candidates.push_back(cause.id);
+      for (const std::string& name : f->could_also_be) cause.candidates.push_back(name);
+    }
     if (!f->exact) return cause;
     // An exact model: on a tiny shape, later ones may fit the same numbers.
     std::vector<std::string> texts = {f->text()};
@@ -1133,23 +1210,30 @@ Cause likely_cause(const Evidence& e) {
       const Finding g = kDetectors[o].detect(e);
       if (!g || !g->exact) continue;
       if (cause.candidates.empty()) cause.candidates.push_back(cause.id);
-      cause.candidates.push_back(kDetectors[o].name);
+      if (std::find(cause.candidates.begin(), cause.candidates.end(), kDetectors[o].name) ==
+          cause.candidates.end()) {
+        cause.candidates.push_back(kDetectors[o].name);
+      }
       texts.push_back(g->text());
     }
     if (texts.size() > 1) {
       std::ostringstream t;
-      t << "at this size it could be any of " << texts.size()
-        << " causes, which a larger, ragged shape tells apart:";
-      for (std::size_t k = 0; k < texts.size(); ++k)
-        t << (k == 0 ? " " : "; or ") << "(" << k + 1 << ") " << texts[k];
+      t << "at this size it could be " << (texts.size() == 2 ? "either" : "any") << " of "
+        << texts.size() << " causes (a larger, ragged shape tells them apart):";
+      for (std::size_t k = 0; k < texts.size(); ++k) {
+        std::string x = texts[k];
+        if (k + 1 < texts.size() && !x.empty() && x.back() == '.') x.pop_back();
+        t << (k == 0 ? " " : "; or ") << "(" << k + 1 << ") " << x;
+      }
       cause.text = t.str();
     }
     return cause;
   }
-  return {"wrong values without a pattern the checker knows: look at the map and the first "
-          "mismatches, and compare one element by hand.",
-          "",
-          {}};
+  return {
+      "wrong values without a pattern the checker knows: look at the map and the first "
+      "mismatches, and compare one element by hand.",
+      "",
+      {}};
 }
 
 VerifyReport verify_core(const Problem& p, VerifyReport r, const VerifyOptions& o) {
