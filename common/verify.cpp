@@ -35,7 +35,7 @@ std::uint16_t bits_of(bf16 h) {
 }
 bf16 bf16_of(std::uint16_t u) {
   bf16 h;
-  std::memcpy(&h, &u, sizeof h);
+  std::memcpy(static_cast<void*>(&h), &u, sizeof h);
   return h;
 }
 // bf16 is the top half of a float: widening is a shift, exact, and keeps NaN payloads.
@@ -1378,10 +1378,10 @@ const std::vector<std::string>& diagnosis_detectors() {
   return names;
 }
 
-std::vector<GemmShape> probe_shapes(bool bf16) {
+std::vector<GemmShape> probe_shapes(bool for_bf16) {
   // Ragged against every power-of-two tile where the kernel allows it, then stricter ones for
   // kernels that need K (or M and N) to be multiples of 16, 32 or 64.
-  if (bf16) {
+  if (for_bf16) {
     return {{67, 45, 40, 1.25f, -0.5f},
             {67, 48, 72, 1.25f, -0.5f},
             {80, 48, 80, 1.25f, -0.5f},

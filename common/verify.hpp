@@ -127,8 +127,8 @@ const std::vector<std::string>& diagnosis_detectors();
 /// Problem shapes that tell apart causes a tiny shape cannot: non-square, ragged against every
 /// power-of-two tile, K not a multiple of 32, beta != 0, M and N above one 16 x 16 tile. In order
 /// of preference; a kernel with stricter preconditions (K a multiple of 16, say) takes the first
-/// it accepts. `bf16`: every K a multiple of 8, as the bf16 lessons require.
-std::vector<GemmShape> probe_shapes(bool bf16 = false);
+/// it accepts. `for_bf16`: every K a multiple of 8, as the bf16 lessons require.
+std::vector<GemmShape> probe_shapes(bool for_bf16 = false);
 
 /// Appends to `first` (a failed check whose shape could not tell its causes apart) what the same
 /// kernel showed on `probe`, a shape that can: "on M=67 N=45 K=37 alpha=1.25 beta=-0.5 the kernel

@@ -99,9 +99,11 @@ __global__ void quad_wrong_source(int M, int N, int K, float alpha, const float*
 // ---- bf16 on tensor cores
 // ------------------------------------------------------------------------
 
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
 __device__ __forceinline__ std::uint32_t smem_address(const void* p) {
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
 }
+#endif
 
 // One warp per 16 x 16 tile of C: two m16n8k16 per step of 16 along K, operands from zero-filled
 // shared tiles through ldmatrix.x4 (A: rows x k; B: a row per column n, k along the row).
