@@ -475,40 +475,44 @@ Finding detect_reads_c_when_beta_is_zero(const Evidence& e) {
       "skip the read of C when beta == 0.", false};
 }
 
-// The row taken from x and the column from y, with the grid sized the usual way round (x over the
-// N columns, y over the M rows): x reaches round_up(N, bx) rows, y round_up(M, by) columns, and
-// the threads past M or N are guarded. What it writes is right; the rest is a band of last rows
-// or last columns that a grid too small would also leave, with other numbers.
+// The thread index and the grid disagree on which of x and y runs along the rows of C: the kernel
+// takes its row from x while the grid gives x the N columns (or its column from x while the grid
+// gives x the M rows). The rows then reach only N rounded up to whole blocks, and the columns M
+// rounded up; the threads past M or N are guarded. What it writes is right; the rest is a band of
+// last rows or last columns that a grid too small would also leave, with other numbers.
 Finding detect_swapped_roles(const Evidence& e) {
   const int M = e.M, N = e.N;
   int r0 = 0, c0 = 0;
   if (e.r.unwritten == 0 || !written_rectangle(e, r0, c0) || r0 == 0 || c0 == 0) return {};
   if (!written_part_right(e)) return {};
-  auto covers = [&](int bx, int by) {
-    return std::min<long>(M, round_up(N, bx)) == r0 && std::min<long>(N, round_up(M, by)) == c0;
+  // br: the block size of the axis that reaches the rows, bc: of the axis that reaches the columns.
+  auto covers = [&](int br, int bc) {
+    return std::min<long>(M, round_up(N, br)) == r0 && std::min<long>(N, round_up(M, bc)) == c0;
   };
-  int bx = 0, by = 0;
+  int br = 0, bc = 0;
   for (int b : kBlockSizes)
-    if (bx == 0 && covers(b, b)) bx = by = b;
+    if (br == 0 && covers(b, b)) br = bc = b;
   for (int x : kBlockSizes)
     for (int y : kBlockSizes)
-      if (bx == 0 && x * y <= 1024 && covers(x, y)) bx = x, by = y;
-  if (bx == 0) return {};
+      if (br == 0 && x * y <= 1024 && covers(x, y)) br = x, bc = y;
+  if (br == 0) return {};
   std::ostringstream o;
-  o << "x and y roles swapped (x used as the row): " << band_text(M, N, r0, c0)
-    << " were never written and the rest is right, the pattern of a kernel that takes its row "
-       "from x and its column from y while the grid is sized with x over the N columns: ";
+  o << "x and y roles swapped (x used as the row while the grid gives x the columns, or the other "
+       "way round): "
+    << band_text(M, N, r0, c0) << " were never written and the rest is right: ";
   if (r0 < M) {
-    o << "x reaches only " << round_up(N, bx) << " rows (N = " << N << " rounded up to blocks of "
-      << bx << ")" << (c0 < N ? " and " : "");
+    o << "the rows reach only " << round_up(N, br) << " (N = " << N << " rounded up to blocks of "
+      << br << ")" << (c0 < N ? " and " : "");
   }
   if (c0 < N) {
-    o << "y reaches only " << round_up(M, by) << " columns (M = " << M
-      << " rounded up to blocks of " << by << ")";
+    o << "the columns reach only " << round_up(M, bc) << " (M = " << M
+      << " rounded up to blocks of " << bc << ")";
   }
   return Diagnosis{o.str(),
-                   "x runs along a row of C: col = blockIdx.x * blockDim.x + threadIdx.x, row = "
-                   "blockIdx.y * blockDim.y + threadIdx.y.",
+                   "use one convention in the kernel and in the launch: with col = blockIdx.x * "
+                   "blockDim.x + threadIdx.x, the grid's x counts blocks of columns, (N + "
+                   "blockDim.x - 1) / blockDim.x, and its y blocks of rows; with the row from x, "
+                   "x counts blocks of rows.",
                    true};
 }
 

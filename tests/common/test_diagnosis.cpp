@@ -293,6 +293,32 @@ TEST_CASE("swapped thread roles are named on the first failing shape", "[cpu][ve
   CHECK(says(t, "rows 16..999"));
 }
 
+TEST_CASE("swapped roles the other way round, and where a grid too small fits too",
+          "[cpu][verify][diagnosis]") {
+  // The column taken from x while the grid gives x the rows (lesson 03's launch, lesson 04's
+  // index): the columns reach only M rounded up, the rows N rounded up.
+  Run r({33, 65, 17, 1.5f, 0.5f});
+  const int gx = (r.s.M + 15) / 16, gy = (r.s.N + 15) / 16;
+  for (int x = 0; x < gx * 16; ++x)
+    for (int y = 0; y < gy * 16; ++y) {
+      const int col = x, row = y;
+      if (row < r.s.M && col < r.s.N) r.store(long(row) * r.s.N + col, r.dot(row, col, r.s.K));
+    }
+  const VerifyReport rep = r.check();
+  INFO(rep.describe());
+  CHECK(rep.cause_id == "swapped_roles");
+  CHECK(says(rep, "columns 48..64"));
+  // 40 x 20: the rows reach 32 = 20 rounded up to 16, which is also 40 rounded down to 16.
+  VerifyReport both = first_failure(swapped_roles, {{40, 20, 9, 1.0f, 0.0f}});
+  INFO(both.describe());
+  CHECK(both.cause_id == "swapped_roles");
+  CHECK(both.ambiguous());
+  CHECK(says(both, "grid too small"));
+  probe(both, swapped_roles);
+  INFO(both.describe());
+  CHECK(says(both, "the kernel shows: x and y roles swapped"));
+}
+
 TEST_CASE("a grid too small is still a grid too small", "[cpu][verify][diagnosis]") {
   // The band of a grid rounded down: not what swapped roles leave.
   Run r({70, 50, 20, 1.0f, 0.0f});
@@ -342,6 +368,25 @@ TEST_CASE("a wrong leading dimension of A or B is named", "[cpu][verify][diagnos
     CHECK(r.cause_id == "wrong_leading_dimension_of_a_or_b");
     CHECK(says(r, "B is read with a row stride of K"));
   }
+}
+
+TEST_CASE("bf16: B (N x K) read with the wrong stride is named", "[cpu][verify][diagnosis]") {
+  const VerifyReport r = first_failure_bf16([](RunBf16& run) {
+    for (int i = 0; i < run.s.M; ++i)
+      for (int j = 0; j < run.s.N; ++j) {
+        float acc = 0.0f;
+        for (int k = 0; k < run.s.K; ++k) {
+          const std::size_t x = static_cast<std::size_t>(j) * run.s.N + k;  // N where K belongs
+          acc += run.a(i, k) * (x < run.B.size() ? __bfloat162float(run.B[x]) : 0.0f);
+        }
+        run.store(i, j, acc);
+      }
+  });
+  INFO(r.describe());
+  REQUIRE_FALSE(r.passed);
+  CHECK(r.cause_id == "wrong_leading_dimension_of_a_or_b");
+  CHECK(says(r, "B (N x K) is read with a row stride of N"));
+  CHECK(says(r, "B[col * K + k]"));
 }
 
 TEST_CASE("a skipped K tail is named first, and 1x1x1 names both candidates",
