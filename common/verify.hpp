@@ -13,7 +13,15 @@
 ///   for NaN, for being unwritten, and the canaries are all checked).
 ///
 /// A failure reports the first mismatches as (row, col, got, expected), a map of the wrong tiles,
-/// and the likely cause.
+/// and the likely cause. The cause comes from an ordered list of detectors (diagnosis_detectors()),
+/// each of which models one typical mistake and checks whether the model explains the result: C or
+/// an operand indexed with the wrong row stride, x and y roles swapped, a grid too small, a skipped
+/// partial tile along K, a wrong shuffle source in a quad, 8 x 8 fragment blocks in the wrong
+/// place, alpha and beta mixed up, and more. The first that fits names the cause; specific patterns
+/// are tried before generic ones. On a shape too small to tell causes apart (the one element of a
+/// 1x1x1 problem fits several models) the report names every cause that fits
+/// (VerifyReport::candidates), and check_sgemm() / check_bf16_gemm() then run the kernel on a probe
+/// shape that tells them apart.
 #pragma once
 
 #include "common/gemm.hpp"
