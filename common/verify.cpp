@@ -1122,7 +1122,7 @@ Finding detect_zero_products(const Evidence& e) {
               "in the wrong place, its source a zero-filled part of a tile) or their sums never "
               "ran (a loop bound, an early return)",
               false};
-  d.could_also_be = {"displaced_values", "operand_block_exchange"};
+  d.could_also_be = {"displaced_values"};
   return d;
 }
 
