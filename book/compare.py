@@ -290,10 +290,13 @@ def ceilings_paragraph(gpus):
     low, high = sorted([min(g.ridge("fp32") for g in gpus), max(g.ridge("fp32") for g in gpus)])
     text = "Lesson 01's measurements: " + "; ".join(parts) + "."
     if high / low > 1.05:
+        two = len(gpus) == 2
         text += (f" A kernel whose intensity lies between {intensity_text(low)} and "
-                 f"{intensity_text(high)} FLOP/byte is memory-bound on one and compute-bound on "
-                 "the other; below both, only the bandwidth sets its roof, and above both, only "
-                 "the arithmetic.")
+                 f"{intensity_text(high)} FLOP/byte is memory-bound on "
+                 + ("one and compute-bound on the other; below both" if two else
+                    "some and compute-bound on others; below every ridge")
+                 + ", only the bandwidth sets its roof, and above "
+                 + ("both" if two else "every one") + ", only the arithmetic.")
     return text
 
 
