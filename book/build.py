@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """make book: the offline HTML book of the course, with Doxygen.
 
-    build.py [--out DIR] [--check]
+    build.py [--out DIR] [--data DIR] [--check]
 
 Reads the lessons from lessons/manifest.txt and writes, under DIR (default: book/):
 
-  DIR/generated/figures/   the charts, drawn from book/data/*.jsonl by charts.py (matplotlib)
+  DIR/generated/figures/   the charts, drawn from book/data/*.jsonl (and yours, book/data/mine/)
+                           by charts.py (matplotlib); --data reads another folder
   DIR/generated/pages/     the pages Doxygen reads: the front page, one copy of each chapter
                            (lessons/NN-slug/README.md) with navigation, a table of contents, the
                            reference-solution snippets and the hints folded into "show" sections,

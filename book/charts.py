@@ -6,6 +6,10 @@ Writes into OUT_DIR, for each data file (one GPU):
   chart-ladder-<gpu>.svg            % of cuBLAS per kernel, in course order
   chart-roofline-<prec>-<gpu>.svg   the roofline per precision, each kernel placed on it
   chart-lesson<NN>-<gpu>.svg        the kernels of one lesson side by side (TFLOP/s)
+and, when there is more than one series to show (two GPUs or more, or yours in DIR/mine/):
+  chart-ladder-compare.svg          the ladder with a bar per GPU (and yours) for each kernel
+  chart-roofline-<prec>-compare.svg every GPU's roofs, ridge and kernels on one roofline
+  chart-lesson<NN>-compare.svg      a lesson's kernels with a bar per GPU (and yours)
 and charts.json, which lists the figures with their captions for book/build.py.
 
 A file without GEMM measurements still gets its ladder, drawn as an honest "no measurements yet"
@@ -464,9 +468,12 @@ def grouped_bars(ax, rows, series, value, text, lines_of):
                 continue
             v = value(l)
             y = i + (j - (n - 1) / 2) * h
+            # cuBLAS on the learner's GPU is not the learner's kernel: no hatching there.
+            hatch = None if l.get("cublas") else s["hatch"]
             ax.barh([y], [v], height=h * 0.92, color=s["color"],
-                    alpha=1.0 if r.get("headline") or s["kind"] == "yours" else 0.55,
-                    hatch=s["hatch"], edgecolor="white" if s["hatch"] else None, linewidth=0)
+                    alpha=0.45 if l.get("cublas") and s["kind"] == "yours" else
+                    1.0 if r.get("headline") or s["kind"] == "yours" else 0.55,
+                    hatch=hatch, edgecolor="white" if hatch else None, linewidth=0)
             top = max(top, v)
             t = text(l)
             if (l["M"], l["N"], l["K"]) != (r["M"], r["N"], r["K"]):
