@@ -468,7 +468,7 @@ def main():
                f"{n_figs} figures ({n_shown} images shown), {n_math} pages with math, "
                f"{len(pages)} pages offline, {n_links} links within the book in "
                f"{len(every_page)} HTML files; {n_gpus} GPU(s)"
-               + (f" side by side" if n_gpus > 1 else "")
+               + (" side by side" if n_gpus > 1 else "")
                + (f", {n_mine} file(s) of yours" if n_mine else ""))
     if c.problems:
         print(f"check: {len(c.problems)} problem(s); {summary}")

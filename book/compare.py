@@ -6,10 +6,10 @@ that what the prose claims is what the data shows.
   more: the headline kernel's TFLOP/s and % of cuBLAS on each, and why they differ: the lesson's
   kernels' arithmetic intensity against each GPU's ridge point (lesson 01's measured ceilings);
 - ceilings_table(gpus), ceilings_paragraph(gpus): lesson 01's ceilings side by side;
-- mine_paragraph(num, mine, same, gpus): the learner's headline kernel (book/data/mine/, from
+- mine_paragraph(lesson, mine, same, gpus): the learner's headline kernel (book/data/mine/, from
   `make bench MINE=1`) next to the reference solution, on the same GPU when the data has it.
 
-Standard library only; build.py calls it and check.py reads what it names.
+Standard library only; build.py calls it.
 """
 
 from bookdata import (CEILING_NAMES, design_intensity, fmt_figure, kernel_identity, ordered,
@@ -236,6 +236,8 @@ def ceilings_rows(gpus):
     and the ridge point, for the GPUs that measured them."""
     gpus = [g for g in ordered(gpus) if g.ceilings]
     rows = []
+    if not gpus:
+        return gpus, rows
     for what, name in CEILING_NAMES.items():
         if not all(what in g.ceilings for g in gpus):
             continue
