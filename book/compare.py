@@ -40,6 +40,13 @@ def and_list(items):
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def count_text(n):
+    """A count in words up to twelve (it may start a sentence), in figures above."""
+    words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+             "eleven", "twelve"]
+    return words[n] if n < len(words) else str(n)
+
+
 def joined(values, unit=""):
     """"10.0 TFLOP/s" or "712.8 and 761.9 TFLOP/s" (one per size)."""
     return " and ".join(values) + unit
@@ -163,7 +170,9 @@ def gpus_paragraphs(num, gpus):
         xs = [x for _, x in items]
         span = (intensity_text(min(xs)) if min(xs) == max(xs)
                 else f"{intensity_text(min(xs))} to {intensity_text(max(xs))}")
-        return f"{len(items)} of its kernels ({span} FLOP/byte by design)", False
+        count = count_text(len(items))
+        every = "all " if len(items) == len(kernels) else ""
+        return f"{every}{count} of its kernels ({span} FLOP/byte by design)", False
 
     on_all = "both GPUs" if len(ridges) == 2 else f"all {len(ridges)} GPUs"
     for key, items in groups.items():
@@ -185,7 +194,8 @@ def gpus_paragraphs(num, gpus):
         xs = sorted({round(problem_intensity(l)) for l in unknown})
         above = all(problem_intensity(l) >= r for l in unknown for _, r in ridges)
         which = (and_list(f"`{l['kernel']}`" for l in unknown) if len(unknown) <= 3
-                 else f"{len(unknown)} of its kernels")
+                 else f"its {count_text(len(unknown))} kernels" if len(unknown) == len(kernels)
+                 else f"{count_text(len(unknown))} of its kernels")
         why.append(f"The data records no design intensity for {which}; the roofline puts "
                    f"{'it' if len(unknown) == 1 else 'them'} at the problem's own at "
                    f"{sizes_text(unknown[:1])}, {' and '.join(map(str, xs))} FLOP/byte (A and B "
