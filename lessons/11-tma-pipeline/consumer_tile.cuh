@@ -132,6 +132,69 @@ __device__ inline void consume_tile(Storage& st, TileAccum<N, PARTS>& acc, int& 
 }
 //! [consume_tile]
 
+// ---- the pieces of a split tile (stream-K) ------------------------------------------------------
+/// A consumer warpgroup's own barrier (named barrier 1 + consumer, its 128 threads): the two
+/// consumers hand over and take their halves of a tile independently.
+__device__ inline void consumer_sync(int consumer) {
+  if (consumer == 0) {
+    ptx::named_barrier_sync<1>(128);
+  } else {
+    ptx::named_barrier_sync<2>(128);
+  }
+}
+
+/// Where thread `thread` (0..127) of consumer `consumer` of block `slot` keeps its partial sums:
+/// vector v (accumulators 4v .. 4v + 3) of every thread of the warpgroup lies together, so a warp
+/// stores or loads 512 contiguous bytes at a time. The finisher's thread of the same consumer and
+/// index holds the same elements of the tile in the same registers, so it reads them back in this
+/// order.
+template <int N, int PARTS>
+__device__ inline float4* partial_sums(const GemmParams& p, int slot, int consumer, int thread) {
+  constexpr int kVectors = PARTS * N / 8;  // 128 accumulators: 32 float4
+  return reinterpret_cast<float4*>(p.partials) +
+         static_cast<long>(slot * 2 + consumer) * kVectors * 128 + thread;
+}
+
+//! [hand_over]
+/// A piece that does not start its tile: stores the consumer's sums, unscaled (only the finisher
+/// applies alpha and beta), and raises its flag. The stores bypass L1 (st.global.cg): another SM
+/// reads them. The warpgroup's barrier orders every thread's stores before thread 0's release.
+template <int N, int PARTS>
+__device__ inline void hand_over_sums(const TileAccum<N, PARTS>& acc, const GemmParams& p, int slot,
+                                      int consumer, int thread) {
+  float4* out = partial_sums<N, PARTS>(p, slot, consumer, thread);
+#pragma unroll
+  for (int h = 0; h < PARTS; ++h) {
+#pragma unroll
+    for (int v = 0; v < N / 8; ++v) {
+      const float* d = &acc.part[h].d[4 * v];
+      __stcg(out + (h * N / 8 + v) * 128, make_float4(d[0], d[1], d[2], d[3]));
+    }
+  }
+  consumer_sync(consumer);
+  if (thread == 0) ptx::st_release_gpu(p.flags + slot * 2 + consumer, p.epoch);
+}
+
+/// The finisher of a split tile: waits for block `slot`'s flag (thread 0, then the warpgroup's
+/// barrier passes the acquire on to the others) and adds that block's sums to its own.
+template <int N, int PARTS>
+__device__ inline void add_sums_of(TileAccum<N, PARTS>& acc, const GemmParams& p, int slot,
+                                   int consumer, int thread) {
+  if (thread == 0) ptx::wait_flag(p.flags + slot * 2 + consumer, p.epoch);
+  consumer_sync(consumer);
+  const float4* in = partial_sums<N, PARTS>(p, slot, consumer, thread);
+#pragma unroll
+  for (int h = 0; h < PARTS; ++h) {
+#pragma unroll
+    for (int v = 0; v < N / 8; ++v) {
+      const float4 s = __ldcg(in + (h * N / 8 + v) * 128);
+      float* d = &acc.part[h].d[4 * v];
+      d[0] += s.x, d[1] += s.y, d[2] += s.z, d[3] += s.w;
+    }
+  }
+}
+//! [hand_over]
+
 // ---- the epilogues ------------------------------------------------------------------------------
 /// From registers, any M and N (the fallback when N % 8 != 0: C's tensor map needs a row stride
 /// that is a multiple of 16 bytes).
