@@ -26,7 +26,7 @@ struct GemmParams {
   // tiles, and the workspace through which the pieces of a split tile meet.
   StreamKPlan sk;
   float* partials = nullptr;       ///< one tile of FP32 sums per block of the grid
-  std::uint32_t* flags = nullptr;  ///< per block and consumer: == epoch once its sums are stored
+  std::uint32_t* flags = nullptr;  ///< per block: == epoch once its sums are stored
   std::uint32_t epoch = 0;         ///< this launch's flag value, new at every launch
 };
 

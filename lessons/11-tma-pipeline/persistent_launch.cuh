@@ -128,8 +128,8 @@ void launch_persistent(const char* name, PersistentKernel kernel, TileSchedule s
                              std::to_string(p.sk.grid) + " of its blocks (clusters) resident at " +
                              "once; " + std::to_string(resident) + " fit");
     }
-    const detail::StreamKWorkspace ws = detail::stream_k_workspace(
-        p.sk.grid * CL, Cfg::kBlockM * Cfg::kBlockN, p.sk.grid * CL * Cfg::kConsumers);
+    const detail::StreamKWorkspace ws =
+        detail::stream_k_workspace(p.sk.grid * CL, Cfg::kBlockM * Cfg::kBlockN, p.sk.grid * CL);
     p.partials = ws.partials;
     p.flags = ws.flags;
     p.epoch = ws.epoch;

@@ -126,7 +126,7 @@ StreamKWorkspace stream_k_workspace(int slots, int slot_floats, int flags) {
   // At least one tile of sums per SM, so that the first launch's size usually serves them all.
   const std::size_t floats =
       static_cast<std::size_t>(std::max(slots, sm_count())) * static_cast<std::size_t>(slot_floats);
-  const std::size_t words = static_cast<std::size_t>(std::max(flags, 2 * sm_count()));
+  const std::size_t words = static_cast<std::size_t>(std::max(flags, sm_count()));
   if (floats > partial_capacity || words > flag_capacity) {
     // cudaFree waits for the GPU to be idle: no kernel is still using the old workspace.
     if (partials != nullptr) CUDA_CHECK(cudaFree(partials));

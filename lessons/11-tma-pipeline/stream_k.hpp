@@ -38,6 +38,11 @@ struct WorkUnit {
   int k_begin = 0, k_end = 0;
 };
 
+/// The most pieces a tile is cut into: the plan keeps every block's range at least half a tile
+/// long. The finisher's loop over the other pieces is unrolled to this bound (a loop with a
+/// barrier inside and a run-time trip count costs the K loop its uniform registers).
+constexpr int kMaxPieces = 3;
+
 /// TileSchedule::stream_k for the headline: split the last wave when that shortens the busiest
 /// block by at least 4 k-blocks. A split tile costs its pieces about that much: the pieces that do
 /// not start it store 128 KiB of FP32 sums, the one that starts it reads them back.

@@ -234,7 +234,7 @@ std::string stream_k_fault(const lesson11::StreamKPlan& p, int blocks) {
            " to " + std::to_string(most);
   }
   for (int t = 0; t < p.tiles; ++t) {
-    if (pieces[t] > 3) {
+    if (pieces[t] > lesson11::kMaxPieces) {
       return plan + "tile " + std::to_string(t) + " is cut into " + std::to_string(pieces[t]) +
              " pieces";
     }
