@@ -149,8 +149,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       //! [stream_k_fixup]
       // A split tile: the pieces after the first hand their sums over (a block's first split unit,
       // early in its share of the last wave); the piece that starts the tile (its block's last
-      // unit) adds theirs, from the clusters after its own, and stores the tile. Block `slot` of
-      // the grid keeps one tile of sums: a block hands over at most one piece per launch.
+      // unit, near the end) adds theirs, from the clusters after its own, then stores the tile.
+      // Each block of the grid has one tile of sums in the workspace, at its blockIdx.x: a block
+      // hands over at most one piece per launch.
       if (hands_over(w)) {
         hand_over_sums(acc, p, blockIdx.x, thread);
         continue;
