@@ -116,7 +116,8 @@ void launch_persistent(const char* name, PersistentKernel kernel, TileSchedule s
                              " bytes of shared memory does not fit on an SM of this GPU");
   }
   const int k_blocks = (K + Cfg::kBlockK - 1) / Cfg::kBlockK;
-  p.sk = schedule.stream_k > 0 ? stream_k_plan(cluster_tiles, k_blocks, resident, schedule.stream_k)
+  p.sk = schedule.stream_k > 0 ? stream_k_plan(cluster_tiles, k_blocks, resident, schedule.stream_k,
+                                               schedule.stream_k_full_wave)
                                : whole_tiles_plan(cluster_tiles, k_blocks, resident);
   if (p.sk.sk_iters > 0) {
     //! [stream_k_launch]

@@ -340,10 +340,11 @@ using ScheduledLauncher = void (*)(TileSchedule, int, int, int, float, const bf1
                                    float, bf16*);
 
 // A variant of the sweep: a launcher that takes a schedule, with the schedule given.
-template <ScheduledLauncher kLauncher, TileOrder kOrder, int kGroup = 8, int kStreamK = 0>
+template <ScheduledLauncher kLauncher, TileOrder kOrder, int kGroup = 8, int kStreamK = 0,
+          bool kFullWave = true>
 void scheduled(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                bf16* C) {
-  kLauncher(TileSchedule{kOrder, kGroup, kStreamK}, M, N, K, alpha, A, B, beta, C);
+  kLauncher(TileSchedule{kOrder, kGroup, kStreamK, kFullWave}, M, N, K, alpha, A, B, beta, C);
 }
 
 }  // namespace
@@ -376,11 +377,14 @@ const std::vector<Rung>& variants() {
       {"coop 128x256 s4 stmatrix, Hilbert", "the same along a Hilbert curve",
        &scheduled<cooperative_gemm, TileOrder::kHilbert>},
       {"coop 128x256 s4 stmatrix, stream-K tail",
-       "bands of 8; the last wave's tiles split along K over every block",
+       "bands of 8; the last two waves' tiles split along K over every block",
        &scheduled<cooperative_gemm, TileOrder::kGrouped, 8, kStreamKTail>},
       {"coop 128x256 s4 stmatrix, stream-K tail, bands of 16",
        "the same in bands of 16 tile rows (hopper_gemm)",
        &scheduled<cooperative_gemm, TileOrder::kGrouped, 16, kStreamKTail>},
+      {"coop 128x256 s4 stmatrix, stream-K partial wave only",
+       "bands of 16; the full waves stay whole, a tile in up to three pieces",
+       &scheduled<cooperative_gemm, TileOrder::kGrouped, 16, kStreamKTail, false>},
       {"coop 128x256 s4 stmatrix, stream-K always",
        "bands of 16; split whenever it shortens the busiest block at all",
        &scheduled<cooperative_gemm, TileOrder::kGrouped, 16, kStreamKAlways>},

@@ -7,7 +7,8 @@
 // Why: a persistent grid of 132 blocks walking 512 whole tiles (4096^3 in 128 x 256 tiles) runs
 // 3.88 waves; in the fourth, 116 blocks work and 16 wait for them, 3% of the run. Splitting the
 // last wave's 116 tiles x 64 k-blocks evenly over all 132 blocks gives each 56 or 57 k-blocks
-// instead of 64 for some and 0 for others. A tile computed by several blocks costs its pieces a
+// instead of 64 for some and 0 for others (with the third wave split along, 120 or 121 after two
+// whole tiles). A tile computed by several blocks costs its pieces a
 // round trip through global memory: the pieces that do not start the tile store their FP32 sums
 // (128 KiB for a 128 x 256 tile) and the piece that starts it adds them before its epilogue.
 #pragma once
@@ -39,8 +40,9 @@ struct WorkUnit {
 };
 
 /// The most pieces a tile is cut into: the plan keeps every block's range at least half a tile
-/// long. The finisher's loop over the other pieces is unrolled to this bound (a loop with a
-/// barrier inside and a run-time trip count costs the K loop its uniform registers).
+/// long (at least a whole tile, and two pieces, when a full wave is split along). The finisher's
+/// loop over the other pieces is unrolled to this bound (a loop with a barrier inside and a
+/// run-time trip count costs the K loop its uniform registers).
 constexpr int kMaxPieces = 3;
 
 /// TileSchedule::stream_k for the headline: split the last wave when that shortens the busiest
@@ -64,15 +66,21 @@ COURSE_HD inline StreamKPlan whole_tiles_plan(int tiles, int k_blocks, int block
 //! [stream_k_choice]
 /// The schedule for `tiles` tiles of `k_blocks` k-blocks on at most `blocks` blocks that are all
 /// resident at once. Full waves of whole tiles stay whole; the last, partial, wave's tiles are
-/// split, and their k-blocks shared evenly by every block. Which tiles are split is chosen so that
-/// a tile has at most three pieces (every block's range is at least half a tile long):
-///  - a partial wave of at least half the blocks: its tiles alone;
-///  - a smaller one: its tiles and one full wave's, so that every range is at least a tile long
-///    (and a tile has at most two pieces);
-///  - fewer tiles than blocks: all of them, on at most two blocks per tile.
+/// split, and their k-blocks shared evenly by every block. With `full_wave` (the default), the last
+/// full wave's tiles are split too: every block's range is then at least a tile long, so a tile has
+/// at most two pieces, and the piece that is not the tile's start is always its block's *first*
+/// split unit, stored early, long before the finisher (its block's last unit) needs it. With the
+/// partial wave alone, a range can lie inside one tile (at 4096^3, 56 k-blocks of a 64-k-block
+/// tile): that tile has three pieces, and its finisher waits at the very end for the middle block
+/// to store its sums, then reads two tiles of sums instead of one. Either way about one split tile
+/// per block, and the same shares.
+///  - Fewer tiles than blocks: all of them, on at most two blocks per tile (at most three pieces).
+///  - Without `full_wave`, a partial wave of fewer than half the blocks still takes a full wave
+///    along, to keep a tile to three pieces.
 /// Whole tiles only when the split would not shorten the busiest block by `min_gain` k-blocks
 /// (K = 8: one k-block per tile, nothing to split) or when every wave is full.
-COURSE_HD inline StreamKPlan stream_k_plan(int tiles, int k_blocks, int blocks, int min_gain) {
+COURSE_HD inline StreamKPlan stream_k_plan(int tiles, int k_blocks, int blocks, int min_gain,
+                                           bool full_wave = true) {
   const StreamKPlan whole = whole_tiles_plan(tiles, k_blocks, blocks);
   if (min_gain < 1 || tiles < 1 || blocks < 1 || k_blocks < 2) return whole;
   const int waves = tiles / blocks, tail = tiles % blocks;
@@ -81,7 +89,7 @@ COURSE_HD inline StreamKPlan stream_k_plan(int tiles, int k_blocks, int blocks, 
   int split = tail;
   if (waves == 0) {
     p.grid = blocks < 2 * tiles ? blocks : 2 * tiles;
-  } else if (2 * tail < blocks) {
+  } else if (full_wave || 2 * tail < blocks) {
     split = tail + blocks;
   }
   p.dp_tiles = tiles - split;

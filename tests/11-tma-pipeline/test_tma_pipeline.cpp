@@ -173,8 +173,9 @@ std::string tile_order_fault(lesson11::TileOrder order, int group, int tiles_m, 
 // (whole tiles first; a piece that does not start its tile is its block's first split unit, a
 // split tile's first piece its block's last unit, and its other pieces come from the blocks up to
 // last_contributor), with the split k-blocks shared within one k-block of evenly, whole tiles
-// equally, and at most three pieces a tile; else the first fault.
-std::string stream_k_fault(const lesson11::StreamKPlan& p, int blocks) {
+// equally, and at most `max_pieces` pieces a tile; else the first fault.
+std::string stream_k_fault(const lesson11::StreamKPlan& p, int blocks,
+                           int max_pieces = lesson11::kMaxPieces) {
   using lesson11::WorkUnit;
   const std::string plan = "the plan for " + std::to_string(p.tiles) + " tiles of " +
                            std::to_string(p.k_blocks) + " k-blocks on " + std::to_string(blocks) +
@@ -234,7 +235,7 @@ std::string stream_k_fault(const lesson11::StreamKPlan& p, int blocks) {
            " to " + std::to_string(most);
   }
   for (int t = 0; t < p.tiles; ++t) {
-    if (pieces[t] > lesson11::kMaxPieces) {
+    if (pieces[t] > max_pieces) {
       return plan + "tile " + std::to_string(t) + " is cut into " + std::to_string(pieces[t]) +
              " pieces";
     }
@@ -257,10 +258,15 @@ void check_stream_k_schedules() {
     for (int k_blocks : {1, 2, 3, 4, 5, 8, 16, 31, 64, 65, 128}) {
       for (int blocks : {1, 2, 3, 5, 8, 66, 114, 132, 133}) {
         for (int gain : {lesson11::kStreamKAlways, lesson11::kStreamKTail}) {
-          const lesson11::StreamKPlan p = lesson11::stream_k_plan(tiles, k_blocks, blocks, gain);
-          const std::string fault = stream_k_fault(p, blocks);
-          INFO("least gain " << gain << ": " << fault);
-          REQUIRE(fault.empty());
+          for (bool full_wave : {true, false}) {
+            const lesson11::StreamKPlan p =
+                lesson11::stream_k_plan(tiles, k_blocks, blocks, gain, full_wave);
+            // With a full wave split along, every range is at least a tile long: two pieces.
+            const int most = full_wave && tiles >= blocks ? 2 : lesson11::kMaxPieces;
+            const std::string fault = stream_k_fault(p, blocks, most);
+            INFO("least gain " << gain << (full_wave ? ", a full wave along: " : ": ") << fault);
+            REQUIRE(fault.empty());
+          }
         }
         const std::string fault =
             stream_k_fault(lesson11::whole_tiles_plan(tiles, k_blocks, blocks), blocks);
@@ -272,14 +278,14 @@ void check_stream_k_schedules() {
   struct Expected {
     int tiles, k_blocks, split_tiles, busiest;
   };
-  // 128 x 256 tiles on 132 SMs, the headline's threshold: (tiles, k-blocks) -> tiles split, and
-  // the busiest block's k-blocks.
-  for (const Expected& e : {Expected{128, 32, 0, 32},         // 2048^3: no gain to be had
-                            Expected{512, 64, 116, 249},      // 4096^3: 3 waves + 56.2 each
-                            Expected{2048, 128, 68, 1986},    // 8192^3: 15 waves + 65.9
-                            Expected{8192, 256, 140, 15888},  // 16384^3: 61 waves + 271.5
-                            Expected{512, 63, 116, 245},      // 4000^3
-                            Expected{1792, 32, 76, 435},      // 8192 x 7168 x 2048
+  // 128 x 256 tiles on 132 SMs, the headline's schedule: (tiles, k-blocks) -> tiles split (the
+  // partial wave and the last full one), and the busiest block's k-blocks.
+  for (const Expected& e : {Expected{128, 32, 0, 32},         // 2048^3: nothing to gain
+                            Expected{512, 64, 248, 249},      // 4096^3: 2 whole + 120.2 each
+                            Expected{2048, 128, 200, 1986},   // 8192^3: 14 whole + 193.9
+                            Expected{8192, 256, 140, 15888},  // 16384^3: 61 whole + 271.5
+                            Expected{512, 63, 248, 245},      // 4000^3
+                            Expected{1792, 32, 208, 435},     // 8192 x 7168 x 2048
                             Expected{128, 128, 0, 128},       // 512 x 8192 x 8192: 3 to gain
                             Expected{64, 64, 64, 32}}) {      // 512 x 4096 x 4096: halves of K
     const lesson11::StreamKPlan p =
@@ -377,7 +383,8 @@ TEST_CASE("every rung on problems whose tiles stream-K splits along K", "[gpu]")
       {{512, 4096, 4096, 1.0f, 0.0f}, "64 tiles on 128 blocks: every tile in two halves of K"},
       {{2048, 2048, 8192, 1.0f, 0.0f}, "128 tiles, fewer than SMs, long K: split by 'always'"},
       {{3712, 2048, 2048, 0.5f, 1.5f},
-       "232 tiles, 1.76 waves: the last 100 tiles in up to three pieces; beta applied once"},
+       "232 tiles, 1.76 waves: all split in two, or ('partial wave only') the last 100 in up "
+       "to three pieces; beta applied once"},
       {{4480, 1024, 192, 1.0f, 0.0f},
        "140 tiles of 3 k-blocks: a full wave joins the split one ('always')"},
       {{1000, 1001, 1024, -1.0f, 0.5f},
