@@ -386,9 +386,11 @@ TEST_CASE("every rung on problems whose tiles stream-K splits along K", "[gpu]")
        "232 tiles, 1.76 waves: all split in two, or ('partial wave only') the last 100 in up "
        "to three pieces; beta applied once"},
       {{4480, 1024, 192, 1.0f, 0.0f},
-       "140 tiles of 3 k-blocks: a full wave joins the split one ('always')"},
-      {{1000, 1001, 1024, -1.0f, 0.5f},
-       "split tiles with the register epilogue (N odd) and beta != 0"},
+       "140 tiles of 3 k-blocks, K small: split by 'always' into ranges of 3 or 4 k-blocks"},
+      {{512, 1024, 1024, 1.0f, 0.0f},
+       "16 tiles on 32 blocks, each in two halves of K; small enough to check every row"},
+      {{500, 1001, 1024, -1.0f, 0.5f},
+       "the same with the register epilogue (N odd) and beta != 0, every row checked"},
   };
   for (const lesson11::Rung& r : all_kernels()) {
     course_test::check_bf16_on_cases(r.fn, r.name, cases);
