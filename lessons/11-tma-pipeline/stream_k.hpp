@@ -8,9 +8,9 @@
 // 3.88 waves; in the fourth, 116 blocks work and 16 wait for them, 3% of the run. Splitting the
 // last wave's 116 tiles x 64 k-blocks evenly over all 132 blocks gives each 56 or 57 k-blocks
 // instead of 64 for some and 0 for others (with the third wave split along, 120 or 121 after two
-// whole tiles). A tile computed by several blocks costs its pieces a
-// round trip through global memory: the pieces that do not start the tile store their FP32 sums
-// (128 KiB for a 128 x 256 tile) and the piece that starts it adds them before its epilogue.
+// whole tiles). A tile computed by several blocks costs its pieces a round trip through global
+// memory: the pieces that do not start the tile store their FP32 sums (128 KiB for a 128 x 256
+// tile) and the piece that starts it adds them before its epilogue.
 #pragma once
 
 #include "common/todo.hpp"  // COURSE_HD
