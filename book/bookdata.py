@@ -116,14 +116,21 @@ class GpuData:
             gemm.append((order.get(l["lesson"], len(order)), i, l))
         # Course order: by lesson (manifest order), then in the order the program printed them.
         self.all_sizes = [l for _, _, l in sorted(gemm, key=lambda t: (t[0], t[1]))]
-        # `make bench` measures each kernel at several sizes; the ladder and the rooflines use the
-        # largest size of each precision (4096^3 for FP32), the results page shows them all.
-        largest = {}
+        # `make bench` measures each kernel at several sizes; the ladder and the rooflines use, for
+        # each precision, the largest of its target cubes that the file holds (4096^3 for FP32,
+        # 8192^3 for bf16: every lesson of the precision is measured there), else its largest
+        # problem. The results page shows them all.
+        chosen = {}
         for l in self.all_sizes:
-            size = int(l["M"]) * int(l["N"]) * int(l["K"])
-            largest[precision_of(l)] = max(largest.get(precision_of(l), 0), size)
+            p, size = precision_of(l), int(l["M"]) * int(l["N"]) * int(l["K"])
+            cube = int(l["M"]) == int(l["N"]) == int(l["K"])
+            target = cube and int(l["M"]) in TARGET_SIZES.get(p, ())
+            key = (target, size)
+            chosen[p] = max(chosen.get(p, key), key)
         self.gemm = [l for l in self.all_sizes
-                     if int(l["M"]) * int(l["N"]) * int(l["K"]) == largest[precision_of(l)]]
+                     if (int(l["M"]) == int(l["N"]) == int(l["K"])
+                         and int(l["M"]) in TARGET_SIZES.get(precision_of(l), ()),
+                         int(l["M"]) * int(l["N"]) * int(l["K"])) == chosen[precision_of(l)]]
         # The run's description, when the file was written by `make bench` (its first line).
         self.meta = next((l for l in self.lines if l.get("meta")), {})
 

@@ -14,6 +14,9 @@ Per lesson, `lessons/NN-slug/measure.txt` may say more (lines `key: value`; line
   ragged: the arguments of a small ragged run (GEMM lessons default to --m 257 --n 255 --k 300)
   sanitize: the compute-sanitizer tools (default: memcheck racecheck)
   metric: <ncu metric name> | <what it shows, and which way it should move>   (one per line)
+  bench: the problems `make bench` times for a bf16 lesson, sizes S (M = N = K) and shapes MxNxK,
+         e.g. `bench: 4096 8192 8192x7168x2048` (default 4096 8192; BF16_SIZES= overrides it);
+         read by common/tools/bench.py
 """
 
 import argparse

@@ -132,6 +132,66 @@ __device__ inline void consume_tile(Storage& st, TileAccum<N, PARTS>& acc, int& 
 }
 //! [consume_tile]
 
+// ---- the pieces of a split tile (stream-K) ------------------------------------------------------
+/// The two consumer warpgroups' barrier (named barrier 1, their 256 threads). One barrier with a
+/// constant id and no branch around it: the consumers multiply every k-block together anyway, and
+/// a barrier chosen per consumer (a branch on the warpgroup) costs the K loop its uniform
+/// registers: ptxas then computes the descriptors and the stage addresses per thread.
+__device__ inline void consumers_sync() {
+  ptx::named_barrier_sync<1>(256);
+}
+
+/// Where consumer thread `thread` (0..255: both warpgroups) of block `slot` keeps its partial
+/// sums: vector v (accumulators 4v .. 4v + 3) of every thread lies together, so a warp stores or
+/// loads 512 contiguous bytes at a time. The finisher's thread of the same index holds the same
+/// elements of the tile in the same registers, so it reads them back in this order.
+template <int N, int PARTS>
+__device__ inline float4* partial_sums(const GemmParams& p, int slot, int thread) {
+  constexpr int kVectors = PARTS * N / 8;  // 128 accumulators: 32 float4
+  return reinterpret_cast<float4*>(p.partials) + static_cast<long>(slot) * kVectors * 256 + thread;
+}
+
+//! [hand_over]
+/// A piece that does not start its tile: stores the consumers' sums, unscaled (only the finisher
+/// applies alpha and beta), and raises the block's flag. The stores bypass L1 (st.global.cg):
+/// another SM reads them. The barrier orders every consumer thread's stores before the release
+/// by consumer thread 0.
+template <int N, int PARTS>
+__device__ inline void hand_over_sums(const TileAccum<N, PARTS>& acc, const GemmParams& p, int slot,
+                                      int thread) {
+  float4* out = partial_sums<N, PARTS>(p, slot, thread);
+#pragma unroll
+  for (int h = 0; h < PARTS; ++h) {
+#pragma unroll
+    for (int v = 0; v < N / 8; ++v) {
+      const float* d = &acc.part[h].d[4 * v];
+      __stcg(out + (h * N / 8 + v) * 256, make_float4(d[0], d[1], d[2], d[3]));
+    }
+  }
+  consumers_sync();
+  if (thread == 0) ptx::st_release_gpu(p.flags + slot, p.epoch);
+}
+
+/// The finisher of a split tile: waits for block `slot`'s flag (consumer thread 0, then the
+/// barrier passes its acquire on to the others) and adds that block's sums to its own.
+template <int N, int PARTS>
+__device__ inline void add_sums_of(TileAccum<N, PARTS>& acc, const GemmParams& p, int slot,
+                                   int thread) {
+  if (thread == 0) ptx::wait_flag(p.flags + slot, p.epoch);
+  consumers_sync();
+  const float4* in = partial_sums<N, PARTS>(p, slot, thread);
+#pragma unroll
+  for (int h = 0; h < PARTS; ++h) {
+#pragma unroll
+    for (int v = 0; v < N / 8; ++v) {
+      const float4 s = __ldcg(in + (h * N / 8 + v) * 256);
+      float* d = &acc.part[h].d[4 * v];
+      d[0] += s.x, d[1] += s.y, d[2] += s.z, d[3] += s.w;
+    }
+  }
+}
+//! [hand_over]
+
 // ---- the epilogues ------------------------------------------------------------------------------
 /// From registers, any M and N (the fallback when N % 8 != 0: C's tensor map needs a row stride
 /// that is a multiple of 16 bytes).

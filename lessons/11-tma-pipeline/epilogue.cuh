@@ -4,6 +4,7 @@
 
 #include "hopper_ptx.cuh"
 #include "staging_layout.hpp"
+#include "stream_k.hpp"
 #include "tile_order.hpp"
 
 #include <cuda_bf16.h>
@@ -21,6 +22,12 @@ struct GemmParams {
   TileOrder order = TileOrder::kGrouped;  ///< how a persistent grid walks the tiles
   std::uint32_t stage_bytes = 0;          ///< stage_tx_bytes() of the kernel's tiles, from the host
   std::uint32_t empty_arrivals = 0;       ///< empty_barrier_arrivals() of the kernel, from the host
+  // Stream-K (the cooperative kernel; stream_k.hpp): which block computes which k-blocks of which
+  // tiles, and the workspace through which the pieces of a split tile meet.
+  StreamKPlan sk;
+  float* partials = nullptr;       ///< one tile of FP32 sums per block of the grid
+  std::uint32_t* flags = nullptr;  ///< per block: == epoch once its sums are stored
+  std::uint32_t epoch = 0;         ///< this launch's flag value, new at every launch
 };
 
 //! [accum_layout]

@@ -235,6 +235,32 @@ __device__ inline void mbarrier_arrive_cluster(std::uint64_t* bar, std::uint32_t
 //! [remote_arrive]
 
 //! [setmaxnreg]
+//! [gpu_flags]
+// ---- flags in global memory between blocks ------------------------------------------------------
+// A block hands data to another through global memory and a flag: the writer's stores must be
+// visible to the reader before the flag is. A store with release semantics at GPU scope is ordered
+// after every memory operation the storing thread has done or has seen done (the other threads'
+// stores, through a barrier before it); a load with acquire semantics at GPU scope is ordered
+// before every later memory operation of the loading thread (and of the threads that meet it at a
+// barrier after it). Plain loads and stores give no such order between SMs.
+__device__ inline void st_release_gpu(std::uint32_t* flag, std::uint32_t value) {
+  asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(flag), "r"(value) : "memory");
+}
+__device__ inline std::uint32_t ld_acquire_gpu(const std::uint32_t* flag) {
+  std::uint32_t value;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(value) : "l"(flag) : "memory");
+  return value;
+}
+
+// Waits until `*flag == value`. Like mbarrier_wait, it traps after 2^28 tries (each an L2 round
+// trip, seconds in all) rather than hang the GPU should the flag never come.
+__device__ inline void wait_flag(const std::uint32_t* flag, std::uint32_t value) {
+  for (std::uint32_t tries = 0; ld_acquire_gpu(flag) != value; ++tries) {
+    if (tries == (1u << 28)) __trap();
+  }
+}
+//! [gpu_flags]
+
 // ---- setmaxnreg: move registers between warpgroups ---------------------------------------------
 // The producer needs few registers, the consumers' accumulators need many: the producer gives
 // registers back to the SM's pool and the consumers take them.

@@ -1,10 +1,13 @@
 // Lesson 11: launching the persistent kernels with a streamed epilogue (cooperative_gemm.cuh,
-// pingpong_gemm.cuh): one block per SM, or as many clusters of two as fit at once. Given code,
-// included by the files that compile the variants' launchers with *your* pipeline_exercises.cuh.
+// pingpong_gemm.cuh): one block per SM, or as many clusters of two as fit at once, walking whole
+// tiles or, for the cooperative kernel, splitting the last wave's tiles along K (stream_k.hpp).
+// Given code, included by the files that compile the variants' launchers with *your*
+// pipeline_exercises.cuh.
 #pragma once
 
 #include "epilogue.cuh"
 #include "pipeline_exercises.cuh"
+#include "stream_k.hpp"
 #include "tile_order.hpp"
 #include "tma_pipeline.hpp"
 
@@ -15,6 +18,9 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
 
 namespace lesson11 {
 
@@ -29,6 +35,16 @@ int sm_count();
 /// The kernels' parameters for `block_m` x `block_n` tiles and `consumer_warps` releasing warps.
 GemmParams make_params(int M, int N, int K, float alpha, float beta, bf16* C, int block_m,
                        int block_n, int consumer_warps);
+
+/// Stream-K's workspace, allocated once and kept: `slots` tiles of `slot_floats` FP32 sums, and
+/// `flags` flags, all zero when first allocated.
+struct StreamKWorkspace {
+  float* partials = nullptr;
+  std::uint32_t* flags = nullptr;
+  std::uint32_t epoch = 0;  ///< a value the flags have never held: this launch's
+};
+/// The workspace for a launch (grown when a launch needs more), with a new epoch.
+StreamKWorkspace stream_k_workspace(int slots, int slot_floats, int flags);
 }  // namespace detail
 
 /// The signature of the persistent kernels.
@@ -44,6 +60,10 @@ void launch_persistent(const char* name, PersistentKernel kernel, TileSchedule s
   constexpr int CM = Cfg::kClusterM, CN = Cfg::kClusterN, CL = Cfg::kCluster;
   course::require_bf16_gemm_shape(name, M, N, K, 8, A, B, C);
   detail::require_ready(name, Cfg::kStages, Cfg::kReleasingWarps, Cfg::kBlockM, Cfg::kBlockN);
+  if (schedule.stream_k > 0 && !Cfg::kStreamK) {
+    throw std::logic_error(std::string(name) +
+                           ": this kernel walks whole tiles only (no stream-K)");
+  }
   GemmParams p = detail::make_params(M, N, K, alpha, beta, C, Cfg::kBlockM, Cfg::kBlockN,
                                      Cfg::kReleasingWarps);
   p.order = schedule.order;
@@ -61,32 +81,63 @@ void launch_persistent(const char* name, PersistentKernel kernel, TileSchedule s
   // stride that is a multiple of 16 bytes (N % 8 == 0); the kernel without a TMA store never reads
   // it, and gets A's map in its place.
   const CUtensorMap& map_c = Cfg::kTmaStore ? *detail::tensor_map(C, M, N, 16, 64) : map_a;
-  if constexpr (CL == 1) {
-    const int blocks = std::min(cluster_tiles, detail::sm_count());
-    kernel<<<blocks, Cfg::kThreads, Cfg::kSmemBytes>>>(map_a, map_b, map_c, p);
-  } else {
-    cudaLaunchConfig_t config{};
-    cudaLaunchAttribute cluster{};
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = CL;
-    cluster.val.clusterDim.y = 1;
-    cluster.val.clusterDim.z = 1;
-    config.blockDim = dim3(Cfg::kThreads);
-    config.dynamicSmemBytes = Cfg::kSmemBytes;
-    config.attrs = &cluster;
-    config.numAttrs = 1;
-    // As many clusters as can be resident at once: a cluster's blocks must sit in one GPC, so on a
-    // GPC with an odd number of free SMs one stays idle.
-    static const int resident_clusters = [&] {
+  cudaLaunchConfig_t config{};
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = CL;
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = 1;
+  config.blockDim = dim3(Cfg::kThreads);
+  config.dynamicSmemBytes = Cfg::kSmemBytes;
+  config.attrs = CL > 1 ? &cluster : nullptr;
+  config.numAttrs = CL > 1 ? 1 : 0;
+  //! [resident_grid]
+  // The blocks (clusters) that can be resident at once. One block per SM: the shared memory allows
+  // no more. A cluster's blocks must sit in one GPC, so on a GPC with an odd number of free SMs one
+  // stays idle.
+  static const int resident = [&] {
+    if constexpr (CL == 1) {
+      int per_sm = 0;
+      CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Cfg::kThreads,
+                                                               Cfg::kSmemBytes));
+      return std::min(per_sm, 1) * detail::sm_count();
+    } else {
       cudaLaunchConfig_t probe = config;
       probe.gridDim = dim3(detail::sm_count() / CL * CL);
       int n = 0;
       CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, kernel, &probe));
       return n > 0 ? n : detail::sm_count() / CL;
-    }();
-    config.gridDim = dim3(std::min(cluster_tiles, resident_clusters) * CL);
-    CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, map_a, map_b, map_c, p));
+    }
+  }();
+  //! [resident_grid]
+  if (resident < 1) {
+    throw std::runtime_error(std::string(name) + ": a block of " + std::to_string(Cfg::kThreads) +
+                             " threads and " + std::to_string(Cfg::kSmemBytes) +
+                             " bytes of shared memory does not fit on an SM of this GPU");
   }
+  const int k_blocks = (K + Cfg::kBlockK - 1) / Cfg::kBlockK;
+  p.sk = schedule.stream_k > 0 ? stream_k_plan(cluster_tiles, k_blocks, resident, schedule.stream_k,
+                                               schedule.stream_k_full_wave)
+                               : whole_tiles_plan(cluster_tiles, k_blocks, resident);
+  if (p.sk.sk_iters > 0) {
+    //! [stream_k_launch]
+    // The finisher of a split tile waits, spinning, for the other pieces' flags: it would wait
+    // forever for a block that cannot start until the finisher's block exits. Every block of the
+    // grid must therefore be resident at once, which the plan's grid (at most `resident`) is.
+    if (p.sk.grid > resident) {
+      throw std::logic_error(std::string(name) + ": stream-K needs all " +
+                             std::to_string(p.sk.grid) + " of its blocks (clusters) resident at " +
+                             "once; " + std::to_string(resident) + " fit");
+    }
+    const detail::StreamKWorkspace ws =
+        detail::stream_k_workspace(p.sk.grid * CL, Cfg::kBlockM * Cfg::kBlockN, p.sk.grid * CL);
+    p.partials = ws.partials;
+    p.flags = ws.flags;
+    p.epoch = ws.epoch;
+    //! [stream_k_launch]
+  }
+  config.gridDim = dim3(p.sk.grid * CL);
+  CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, map_a, map_b, map_c, p));
   CHECK_LAUNCH();
 }
 //! [launch_persistent]

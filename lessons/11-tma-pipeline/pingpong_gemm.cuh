@@ -37,6 +37,7 @@ struct PingPongConfig {
   using Storage = RingStorage<kBlockM, kBlockN, STAGES, TMA_STORE ? 2 * kConsumers : 0>;
   static constexpr int kSmemBytes = static_cast<int>(sizeof(Storage)) + 1024;  // + alignment
   static constexpr int kProducerRegs = 40, kConsumerRegs = 232;
+  static constexpr bool kStreamK = false;  // whole tiles, round robin
   static_assert(kSmemBytes <= kMaxDynamicSmem, "the ring and the staging boxes exceed 227 KiB");
 };
 //! [pingpong_config]

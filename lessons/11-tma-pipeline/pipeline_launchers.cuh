@@ -6,9 +6,11 @@
 // not a hung GPU.
 #pragma once
 
+#include "persistent_launch.cuh"  // the helpers defined here, shared with the other launchers
 #include "pipeline_exercises.cuh"
 #include "ring_model.hpp"
 #include "specialized_gemm.cuh"
+#include "stream_k.hpp"
 #include "tensor_map.hpp"
 #include "tma_pipeline.hpp"
 #include "tma_wgmma_gemm.cuh"
@@ -20,6 +22,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -106,6 +110,42 @@ GemmParams make_params(int M, int N, int K, float alpha, float beta, bf16* C, in
   p.empty_arrivals = empty_barrier_arrivals(consumer_warps);
   return p;
 }
+
+//! [stream_k_workspace]
+// One workspace for every stream-K launch of the process, grown when a launch needs more and never
+// given back (the driver frees it at exit). Launches on one stream run one after the other, so one
+// launch's pieces never meet the next one's; the flags are not reset between launches: each launch
+// waits for its own epoch, a value no flag has held before.
+StreamKWorkspace stream_k_workspace(int slots, int slot_floats, int flags) {
+  static std::mutex mutex;
+  static float* partials = nullptr;
+  static std::uint32_t* flag_words = nullptr;
+  static std::size_t partial_capacity = 0, flag_capacity = 0;
+  static std::uint32_t epoch = 0;
+  std::lock_guard<std::mutex> lock(mutex);
+  // At least one tile of sums per SM, so that the first launch's size usually serves them all.
+  const std::size_t floats =
+      static_cast<std::size_t>(std::max(slots, sm_count())) * static_cast<std::size_t>(slot_floats);
+  const std::size_t words = static_cast<std::size_t>(std::max(flags, sm_count()));
+  if (floats > partial_capacity || words > flag_capacity) {
+    // cudaFree waits for the GPU to be idle: no kernel is still using the old workspace.
+    if (partials != nullptr) CUDA_CHECK(cudaFree(partials));
+    if (flag_words != nullptr) CUDA_CHECK(cudaFree(flag_words));
+    partials = nullptr, flag_words = nullptr;
+    partial_capacity = flag_capacity = 0;
+    CUDA_CHECK(cudaMalloc(&partials, floats * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&flag_words, words * sizeof(std::uint32_t)));
+    CUDA_CHECK(cudaMemset(flag_words, 0, words * sizeof(std::uint32_t)));
+    partial_capacity = floats, flag_capacity = words;
+    epoch = 0;
+  }
+  if (++epoch == 0) {  // after 2^32 launches: start again from zeroed flags
+    CUDA_CHECK(cudaMemset(flag_words, 0, flag_capacity * sizeof(std::uint32_t)));
+    epoch = 1;
+  }
+  return StreamKWorkspace{partials, flag_words, epoch};
+}
+//! [stream_k_workspace]
 
 }  // namespace detail
 
@@ -241,10 +281,25 @@ void persistent_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16
   launch_specialized<Specialized>("persistent_gemm", true, M, N, K, alpha, A, B, beta, C);
 }
 
+//! [staged_store]
+void staged_store_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
+                       bf16* C) {
+  launch_for_n<StagedStore, Specialized>("staged_store_gemm", true, M, N, K, alpha, A, B, beta, C);
+}
+//! [staged_store]
+
+void streamed_epilogue_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B,
+                            float beta, bf16* C) {
+  cooperative_gemm(TileSchedule{TileOrder::kGrouped, 16}, M, N, K, alpha, A, B, beta, C);
+}
+
 //! [headline]
+// The lesson's headline: rung 6 with the last wave split along K. Without stream-K (rung 6 as it
+// is), the schedule would read TileSchedule{TileOrder::kGrouped, 16}.
 void hopper_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                  bf16* C) {
-  launch_for_n<StagedStore, Specialized>("hopper_gemm", true, M, N, K, alpha, A, B, beta, C);
+  cooperative_gemm(TileSchedule{TileOrder::kGrouped, 16, kStreamKTail}, M, N, K, alpha, A, B, beta,
+                   C);
 }
 //! [headline]
 
@@ -269,9 +324,9 @@ RingProtocol ring_protocol() {
 
 namespace {
 
-// The headline's kernel (3 stages and a whole staging tile) walking its tiles as `schedule` says.
-void staged_store_gemm(TileSchedule schedule, int M, int N, int K, float alpha, const bf16* A,
-                       const bf16* B, float beta, bf16* C) {
+// Rung 5's kernel (3 stages and a whole staging tile) walking its tiles as `schedule` says.
+void staged_store_in_order(TileSchedule schedule, int M, int N, int K, float alpha, const bf16* A,
+                           const bf16* B, float beta, bf16* C) {
   if (N % 8 == 0) {
     launch_specialized<StagedStore>("staged_store_gemm", true, M, N, K, alpha, A, B, beta, C,
                                     schedule);
@@ -285,10 +340,11 @@ using ScheduledLauncher = void (*)(TileSchedule, int, int, int, float, const bf1
                                    float, bf16*);
 
 // A variant of the sweep: a launcher that takes a schedule, with the schedule given.
-template <ScheduledLauncher kLauncher, TileOrder kOrder, int kGroup = 8>
+template <ScheduledLauncher kLauncher, TileOrder kOrder, int kGroup = 8, int kStreamK = 0,
+          bool kFullWave = true>
 void scheduled(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                bf16* C) {
-  kLauncher(TileSchedule{kOrder, kGroup}, M, N, K, alpha, A, B, beta, C);
+  kLauncher(TileSchedule{kOrder, kGroup, kStreamK, kFullWave}, M, N, K, alpha, A, B, beta, C);
 }
 
 }  // namespace
@@ -302,15 +358,15 @@ const std::vector<Rung>& variants() {
          launch_for_n<ClusteredPoll, ClusteredPollDirect>("clustered_poll", true, M, N, K, alpha, A,
                                                           B, beta, C);
        }},
-      {"hopper_gemm, one tile per block", "the headline without the persistent grid",
+      {"staged_store_gemm, one tile per block", "rung 5 without the persistent grid",
        [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
-         launch_for_n<StagedStore, Specialized>("hopper_gemm_one_tile", false, M, N, K, alpha, A, B,
-                                                beta, C);
+         launch_for_n<StagedStore, Specialized>("staged_store_one_tile", false, M, N, K, alpha, A,
+                                                B, beta, C);
        }},
-      {"hopper_gemm, Hilbert order", "the headline walking its tiles along a Hilbert curve",
-       &scheduled<staged_store_gemm, TileOrder::kHilbert>},
-      {"hopper_gemm, bands of 16", "the headline in bands of 16 tile rows instead of 8",
-       &scheduled<staged_store_gemm, TileOrder::kGrouped, 16>},
+      {"staged_store_gemm, Hilbert order", "rung 5 walking its tiles along a Hilbert curve",
+       &scheduled<staged_store_in_order, TileOrder::kHilbert>},
+      {"staged_store_gemm, bands of 16", "rung 5 in bands of 16 tile rows instead of 8",
+       &scheduled<staged_store_in_order, TileOrder::kGrouped, 16>},
       {"coop 128x256 s4 st.shared",
        "4 stages; epilogue streamed per warp through 2 x 8 KiB of staging per consumer",
        &scheduled<cooperative_st_shared_gemm, TileOrder::kGrouped>},
@@ -320,6 +376,18 @@ const std::vector<Rung>& variants() {
        &scheduled<cooperative_gemm, TileOrder::kGrouped, 16>},
       {"coop 128x256 s4 stmatrix, Hilbert", "the same along a Hilbert curve",
        &scheduled<cooperative_gemm, TileOrder::kHilbert>},
+      {"coop 128x256 s4 stmatrix, stream-K tail",
+       "bands of 8; the last two waves' tiles split along K over every block",
+       &scheduled<cooperative_gemm, TileOrder::kGrouped, 8, kStreamKTail>},
+      {"coop 128x256 s4 stmatrix, stream-K tail, bands of 16",
+       "the same in bands of 16 tile rows (hopper_gemm)",
+       &scheduled<cooperative_gemm, TileOrder::kGrouped, 16, kStreamKTail>},
+      {"coop 128x256 s4 stmatrix, stream-K partial wave only",
+       "bands of 16; the full waves stay whole, a tile in up to three pieces",
+       &scheduled<cooperative_gemm, TileOrder::kGrouped, 16, kStreamKTail, false>},
+      {"coop 128x256 s4 stmatrix, stream-K always",
+       "bands of 16; split whenever it shortens the busiest block at all",
+       &scheduled<cooperative_gemm, TileOrder::kGrouped, 16, kStreamKAlways>},
       {"coop 128x256 s4 multicast B", "clusters of 2 along M sharing B by TMA multicast",
        &scheduled<cooperative_multicast_b_gemm, TileOrder::kGrouped>},
       {"coop 128x256 s4 multicast B, Hilbert", "the same, clusters along a Hilbert curve",
@@ -332,6 +400,9 @@ const std::vector<Rung>& variants() {
        &scheduled<cooperative_256x128_multicast_a_gemm, TileOrder::kGrouped>},
       {"coop 256x128 s4 multicast A, Hilbert", "the same, clusters along a Hilbert curve",
        &scheduled<cooperative_256x128_multicast_a_gemm, TileOrder::kHilbert>},
+      {"coop 256x128 s4 multicast A, stream-K tail",
+       "bands of 8; the clusters split the last wave's cluster tiles along K",
+       &scheduled<cooperative_256x128_multicast_a_gemm, TileOrder::kGrouped, 8, kStreamKTail>},
       {"coop 256x128 s4 multicast B", "clusters of 2 along M sharing B by TMA multicast",
        &scheduled<cooperative_256x128_multicast_b_gemm, TileOrder::kGrouped>},
       {"pingpong 128x128 s6 stmatrix",
@@ -352,7 +423,9 @@ const std::vector<Rung>& rungs() {
       {"tma_wgmma_gemm", "4 stages in flight", &tma_wgmma_gemm},
       {"specialized_gemm", "producer/consumer warpgroups, 128x256", &specialized_gemm},
       {"persistent_gemm", "persistent grid, tiles in bands", &persistent_gemm},
-      {"hopper_gemm", "epilogue through shared memory + TMA store", &hopper_gemm},
+      {"staged_store_gemm", "epilogue through shared memory + TMA store", &staged_store_gemm},
+      {"streamed_epilogue_gemm", "4 stages, streamed stmatrix epilogue", &streamed_epilogue_gemm},
+      {"hopper_gemm", "stream-K for the last wave", &hopper_gemm},
   };
   return ladder;
 }

@@ -83,6 +83,11 @@ enum class TileOrder : int {
 struct TileSchedule {
   TileOrder order = TileOrder::kGrouped;
   int group = 8;  ///< tile rows per band, for TileOrder::kGrouped
+  /// 0: whole tiles only. n > 0: split the last wave's tiles along K (stream-K, stream_k.hpp) when
+  /// that shortens the busiest block by at least n k-blocks (kStreamKTail, kStreamKAlways).
+  int stream_k = 0;
+  /// With stream-K: the last full wave is split along with the partial one (stream_k_plan).
+  bool stream_k_full_wave = true;
 };
 
 /// Tile number `t` of the grid in the order `order` (bands of `group` tile rows for kGrouped).

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ring_model.hpp"
+#include "stream_k.hpp"
 #include "tile_order.hpp"
 
 #include "common/gemm.hpp"
@@ -50,19 +51,32 @@ void specialized_gemm(int M, int N, int K, float alpha, const bf16* A, const bf1
 /// rows, 4 stages; epilogue from registers.
 void persistent_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                      bf16* C);
-/// The lesson's headline, rung 5: rung 4 with the epilogue through shared memory and a TMA store
-/// (3 stages, to make room for the staging tile) when N % 8 == 0, and from registers otherwise.
+/// Rung 5: rung 4 with the epilogue through shared memory and a TMA store (3 stages, to make room
+/// for the whole 64 KiB staging tile) when N % 8 == 0, and from registers otherwise.
+void staged_store_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
+                       bf16* C);
+/// Rung 6: the cooperative kernel (cooperative_gemm, bands of 16 tile rows): the epilogue streamed
+/// per warp through two 8 KiB staging boxes per consumer, written with stmatrix, so the ring keeps
+/// 4 stages; from registers when N % 8 != 0.
+void streamed_epilogue_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B,
+                            float beta, bf16* C);
+/// The lesson's headline, rung 7: rung 6 with stream-K for the last wave. The full waves of whole
+/// tiles stay as they are but the last one; the k-blocks of the last full wave's and the partial
+/// wave's tiles are shared evenly by every block (at 4096^3: 2 whole tiles and 120 or 121 k-blocks
+/// each, where rung 6 gives 4 tiles to 116 blocks and 3 to 16), and the two pieces of a split tile
+/// meet through a workspace in global memory (stream_k.hpp).
 void hopper_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                  bf16* C);
-/// A variant measured against the headline: clusters of two blocks on vertically adjacent tiles,
-/// which share their B tile (each block loads half of it and TMA multicasts it to both).
+/// A variant measured against rung 5: clusters of two blocks on vertically adjacent tiles, which
+/// share their B tile (each block loads half of it and TMA multicasts it to both).
 void clustered_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                     bf16* C);
 
 // ---- the variants of the headline ---------------------------------------------------------------
 // Persistent kernels whose epilogue streams each tile to C through two 8 KiB staging boxes per
 // consumer warpgroup, which leaves room for a deeper ring; each walks its tiles in the order
-// `schedule` says (a run-time choice). Each takes the register epilogue when N % 8 != 0.
+// `schedule` says (a run-time choice), and the cooperative ones split the last wave along K when
+// it says so (TileSchedule::stream_k). Each takes the register epilogue when N % 8 != 0.
 // variants() lists the combinations `--sweep` measures; hopper_gemm can call any of them.
 
 /// 128 x 256 tiles shared by two consumers (cooperative), 4 stages, staging written with st.shared.
@@ -84,7 +98,7 @@ void cooperative_256x128_multicast_a_gemm(TileSchedule schedule, int M, int N, i
 void cooperative_256x128_multicast_b_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
                                           const bf16* A, const bf16* B, float beta, bf16* C);
 /// Ping-pong: each consumer owns whole 128 x 128 tiles, the two take turns at the tensor cores so
-/// that one's epilogue overlaps the other's K loop; 6 stages, stmatrix.
+/// that one's epilogue overlaps the other's K loop; 6 stages, stmatrix; whole tiles only.
 void pingpong_gemm(TileSchedule schedule, int M, int N, int K, float alpha, const bf16* A,
                    const bf16* B, float beta, bf16* C);
 
