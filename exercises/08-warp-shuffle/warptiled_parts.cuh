@@ -24,6 +24,8 @@ namespace lesson08 {
 // ---- Task 4: where a thread works -------------------------------------------------------------
 
 //! [thread_place]
+/// Where thread `tid` of a block works: its warp's tile and its lane's thread tile
+/// (warptiled_sgemm.hpp has the contract, with an example).
 COURSE_HD ThreadPlace thread_place(const WarpTileShape& s, int tid) {
   // BEGIN EXERCISE: thread_place
   // TODO: warp = tid / 32 and lane = tid % 32; the warps row by row over the block tile
