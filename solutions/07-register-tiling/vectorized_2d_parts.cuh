@@ -1,7 +1,6 @@
-// Lesson 07, step 3 (the headline): the 2D thread tile with 128-bit loads. A thread fetches four
-// consecutive floats of A or B from global memory with one instruction (float4), the A tile is
-// stored transposed in shared memory so that a thread's values of A are consecutive too, and
-// every read of a tile in the inner loop is a float4: four values per instruction.
+// Lesson 07, step 3 (the headline): the 2D thread tile with 128-bit loads, four floats per
+// instruction from global memory, into shared memory (the A tile transposed, so that a thread's
+// values of A are consecutive too), and from shared memory in the inner loop.
 //
 // exercises/07-register-tiling/vectorized_2d_parts.cuh is yours: fill in each region between
 // "BEGIN EXERCISE" and "END EXERCISE". The kernel that calls these functions is given:
@@ -27,11 +26,9 @@
 namespace lesson07 {
 
 //! [fetch_tile4_inside]
-/// The fast path of the kernel's fetch_tile4: thread threadIdx.x's share of a ROWS x COLS tile that
-/// lies wholly inside X, at (r0, c0) of the row-major matrix X of `cols` columns, whose rows start
-/// on 16-byte boundaries. The tile's groups of four consecutive floats of a row are numbered
-/// e = 0, 1, ... along the rows, group e being row e / (COLS / 4), columns 4 * (e % (COLS / 4))
-/// .. + 3; the thread takes e = threadIdx.x + i * THREADS, into regs[i].
+/// The fast path of the kernel's fetch_tile4: thread threadIdx.x's groups of four floats (group
+/// e = threadIdx.x + i * THREADS into regs[i]) of the ROWS x COLS tile at (r0, c0) of the row-major
+/// matrix X of `cols` columns, for a tile wholly inside X whose rows start on 16-byte boundaries.
 template <int ROWS, int COLS, int THREADS>
 __device__ __forceinline__ void fetch_tile4_inside(const float* __restrict__ X, int cols, int r0,
                                                    int c0,
