@@ -9,7 +9,8 @@
 /// The index math is written as `__host__ __device__` functions (COURSE_HD): the kernels call
 /// them on the GPU, and the CPU grader calls the very same code to *emulate* a launch, thread by
 /// thread, on a machine without a GPU. The learner writes the functions marked "exercise" in
-/// `exercises/02-dispatch/dispatch.cu`; the reference is in `solutions/02-dispatch/dispatch.cu`.
+/// `exercises/02-dispatch/index_math.cuh` (the index math) and `dispatch.cu` (the kernels and their
+/// launches); the reference is in `solutions/02-dispatch/`.
 ///
 /// This header is plain C++ (the graders are compiled by a C++ compiler), plus COURSE_HD.
 #pragma once

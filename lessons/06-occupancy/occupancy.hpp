@@ -11,7 +11,8 @@
 /// checks exactly that.
 ///
 /// The learner writes the regions marked "BEGIN EXERCISE" in
-/// `exercises/06-occupancy/occupancy.cpp`; the reference is `solutions/06-occupancy/occupancy.cpp`.
+/// `exercises/06-occupancy/occupancy.cpp` (the calculator and the waves) and `launch_choice.cpp`
+/// (the driver's numbers and the choice of a launch); the reference is `solutions/06-occupancy/`.
 ///
 /// This header is plain C++ (the graders are compiled by a C++ compiler): no CUDA types.
 #pragma once

@@ -1,7 +1,7 @@
 // Lesson 06: the given part of the occupancy calculator (occupancy.hpp): the per-SM limits of the
 // GPUs the course knows, the names of the limits, the shared-memory capacity rule and the input
 // checks. Compiled once and linked into both the exercise and the solution; the functions you
-// write are in exercises/06-occupancy/occupancy.cpp.
+// write are in exercises/06-occupancy/occupancy.cpp and launch_choice.cpp.
 #include "occupancy.hpp"
 #include "occupancy_given.hpp"
 

@@ -25,9 +25,11 @@
 /// need K % 4 == 0, N % 4 == 0 and 16-byte aligned pointers), and any other tile a bounds-checked
 /// scalar path that loads zeros outside the matrices. Only elements inside C are written.
 ///
-/// The learner writes the regions marked "BEGIN EXERCISE" in `exercises/07-register-tiling/`;
-/// the reference is `solutions/07-register-tiling/`. Each family is explicitly instantiated for
-/// the configurations listed below (the lesson program, the grader and the chapter use those).
+/// The learner writes the regions marked "BEGIN EXERCISE" in `exercises/07-register-tiling/`
+/// (the device functions the kernels call, and each launch's blocks and threads); the reference is
+/// `solutions/07-register-tiling/`. The kernels and the launchers declared here are given
+/// (`lessons/07-register-tiling/calls-yours/`). Each family is explicitly instantiated for the
+/// configurations listed below (the lesson program, the grader and the chapter use those).
 ///
 /// This header is plain C++ (the graders are compiled by a C++ compiler).
 #pragma once

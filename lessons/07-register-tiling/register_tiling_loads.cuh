@@ -1,9 +1,9 @@
 /// \file register_tiling_loads.cuh
 /// \brief Lesson 07: the device code the three kernels share, given (not an exercise): a thread's
 /// share of a tile fetched from global memory, with bounds checks only where the tile crosses an
-/// edge of its matrix, and the guarded write of one element of C.
+/// edge of its matrix, stored into shared memory, and the guarded write of one element of C.
 ///
-/// Included by the kernels' .cu files only (it is CUDA, not plain C++).
+/// Included by the kernels (calls-yours/) and by your files (it is CUDA, not plain C++).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -40,8 +40,20 @@ __device__ __forceinline__ void fetch_tile(const float* __restrict__ X, int rows
 }
 //! [fetch_tile]
 
-// C[row][col] = alpha * acc + beta * C[row][col] if (row, col) is inside C; nothing otherwise.
-// As in BLAS, C is not read when beta == 0 (it may hold NaN).
+// The registers fetch_tile filled into the ROWS x COLS shared-memory tile T, each element where
+// it came from: element e = threadIdx.x + i * THREADS is T[e / COLS][e % COLS].
+template <int ROWS, int COLS, int THREADS>
+__device__ __forceinline__ void store_tile(float (&T)[ROWS][COLS],
+                                           const float (&regs)[ROWS * COLS / THREADS]) {
+#pragma unroll
+  for (int i = 0; i < ROWS * COLS / THREADS; ++i) {
+    const int e = threadIdx.x + i * THREADS;
+    T[e / COLS][e % COLS] = regs[i];
+  }
+}
+
+/// C[row][col] = alpha * acc + beta * C[row][col] if (row, col) is inside C; nothing otherwise.
+/// As in BLAS, C is not read when beta == 0 (it may hold NaN).
 __device__ __forceinline__ void store_c(float* __restrict__ C, int M, int N, int row, int col,
                                         float alpha, float acc, float beta) {
   if (row < M && col < N) {

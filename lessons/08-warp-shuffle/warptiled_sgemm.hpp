@@ -9,8 +9,10 @@
 /// without waiting for the kernel.
 ///
 /// The learner writes the regions marked "BEGIN EXERCISE" in
-/// `exercises/08-warp-shuffle/warptiled_sgemm.cu`; the reference is
-/// `solutions/08-warp-shuffle/warptiled_sgemm.cu`.
+/// `exercises/08-warp-shuffle/warptiled_parts.cuh` (thread_place, the warp's multiply of a staged
+/// tile, the launch configuration); the reference is
+/// `solutions/08-warp-shuffle/warptiled_parts.cuh`. The kernel that calls them and the launchers
+/// declared here are given (`lessons/08-warp-shuffle/calls-yours/warptiled_sgemm.cu`).
 ///
 /// This header is plain C++ (the graders are compiled by a C++ compiler).
 #pragma once
@@ -111,7 +113,8 @@ inline bool is_aligned16(const void* p) {
   return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
 }
 
-/// **Exercise (tasks 5 and 6).** The warp-tiled SGEMM with a compile-time tiling:
+/// The warp-tiled SGEMM with a compile-time tiling (given; its kernel calls your
+/// warp_tile_multiply, task 5, and it launches as your warptiled_launch says, task 6):
 /// `WarpTileShape{BM, BN, BK, WM, WN, WM_ITER, WN_ITER, TM, TN}` (see there), with
 /// `__launch_bounds__(threads, MIN_BLOCKS)`: the compiler keeps the registers per thread low enough
 /// for MIN_BLOCKS blocks per SM (65536 / (threads * MIN_BLOCKS), rounded down to a multiple of 8).
@@ -131,7 +134,7 @@ void warptiled_sgemm(int M, int N, int K, float alpha, const float* A, const flo
                      float* C);
 
 // Defined (and explicitly instantiated for every configuration of warptiled_configs()) in
-// warptiled_sgemm.cu; the two that tuned_warptiled_sgemm runs:
+// calls-yours/warptiled_sgemm.cu; the two that tuned_warptiled_sgemm runs:
 extern template void warptiled_sgemm<128, 256, 8, 64, 64, 4, 2, 4, 4, 1>(int, int, int, float,
                                                                          const float*, const float*,
                                                                          float, float*);

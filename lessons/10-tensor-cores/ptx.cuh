@@ -43,10 +43,10 @@ __device__ __forceinline__ void cp_async_wait() {
 //! [cp_async]
 
 //! [ldmatrix]
-// ldmatrix.x4: the warp loads four 8 x 8 matrices of 16-bit values from shared memory. Lanes
-// 8q .. 8q + 7 give the addresses of the 8 rows (16 bytes each) of matrix q; afterwards
-// register q of lane L holds row L / 4, columns 2 (L % 4) and 2 (L % 4) + 1 of matrix q: exactly
-// the fragment layout of mma.sync. One instruction replaces 16 scalar shared-memory loads.
+/// ldmatrix.x4: the warp loads four 8 x 8 matrices of 16-bit values from shared memory. Lanes
+/// 8q .. 8q + 7 give the addresses of the 8 rows (16 bytes each) of matrix q; afterwards
+/// register q of lane L holds row L / 4, columns 2 (L % 4) and 2 (L % 4) + 1 of matrix q: exactly
+/// the fragment layout of mma.sync. One instruction replaces 16 scalar shared-memory loads.
 __device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], std::uint32_t addr) {
 #if __CUDA_ARCH__ >= 800
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
@@ -61,10 +61,10 @@ __device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], std::uint32_t
 //! [ldmatrix]
 
 //! [mma]
-// One warp-wide matrix multiply-accumulate on the tensor cores: D (16 x 8, fp32) += A (16 x 16,
-// bf16, row-major) * B (16 x 8, bf16, column-major). 4096 FLOP in one instruction; each lane
-// gives 4 registers of A (8 bf16), 2 of B (4 bf16) and 4 floats of D, laid out as
-// mma_fragment.hpp describes.
+/// One warp-wide matrix multiply-accumulate on the tensor cores: D (16 x 8, fp32) += A (16 x 16,
+/// bf16, row-major) * B (16 x 8, bf16, column-major). 4096 FLOP in one instruction; each lane
+/// gives 4 registers of A (8 bf16), 2 of B (4 bf16) and 4 floats of D, laid out as
+/// mma_fragment.hpp describes.
 __device__ __forceinline__ void mma_m16n8k16_bf16(float (&d)[4], const std::uint32_t (&a)[4],
                                                   const std::uint32_t (&b)[2]) {
 #if __CUDA_ARCH__ >= 800

@@ -1,13 +1,16 @@
-// Lesson 02: dispatch. Which thread works on which element, in 1D and in 2D.
+// Lesson 02: dispatch, the kernels. Vector add in 1D and the record of every thread's coordinates
+// in 2D, each with its launch.
 //
 // exercises/02-dispatch/dispatch.cu is yours: fill in each region between "BEGIN EXERCISE" and
 // "END EXERCISE"; nothing else needs to change. solutions/02-dispatch/dispatch.cu is the same
-// file with the regions filled in. The contract (what each function must do, with examples) is
-// lessons/02-dispatch/dispatch.hpp; the chapter, lessons/02-dispatch/README.md, explains the
-// ideas. Row-major everywhere; x is the column, y the row.
+// file with the regions filled in. The index math the kernels call is yours too, in
+// index_math.cuh; the contract is lessons/02-dispatch/dispatch.hpp. Row-major everywhere; x is
+// the column, y the row.
 //
 // `make grade-2` grades it (the CPU half needs no GPU: it emulates your launches thread by
 // thread), `make lesson-2` runs it, `make hint-2` gives the next hint.
+#include "index_math.cuh"  // yours: global_index_1d, blocks_for, in_bounds_1d, ...
+
 #include "dispatch.hpp"
 
 #include "common/check.hpp"
@@ -17,32 +20,6 @@
 #include <string>
 
 namespace lesson02 {
-
-// ---- Task 1: the 1D index, the grid size and the guard ---------------------------------------
-
-//! [global_index_1d]
-COURSE_HD int global_index_1d(int block_idx, int block_dim, int thread_idx) {
-  // BEGIN EXERCISE: global_index_1d
-  return block_idx * block_dim + thread_idx;
-  // END EXERCISE
-}
-//! [global_index_1d]
-
-//! [blocks_for]
-int blocks_for(int n, int block_size) {
-  // BEGIN EXERCISE: blocks_for
-  return (n + block_size - 1) / block_size;  // rounds up: the last block may be partial
-  // END EXERCISE
-}
-//! [blocks_for]
-
-//! [in_bounds_1d]
-COURSE_HD bool in_bounds_1d(int i, int n) {
-  // BEGIN EXERCISE: in_bounds_1d
-  return i < n;
-  // END EXERCISE
-}
-//! [in_bounds_1d]
 
 // ---- Task 2: vector add, one thread per element ----------------------------------------------
 
@@ -68,49 +45,6 @@ void vector_add(const float* a, const float* b, float* c, int n, int block_size)
   // END EXERCISE
 }
 //! [vector_add]
-
-// ---- Task 3: the 2D index and guard -----------------------------------------------------------
-
-//! [global_index_2d]
-COURSE_HD Int2 global_index_2d(Int2 block_idx, Int2 block_dim, Int2 thread_idx) {
-  // BEGIN EXERCISE: global_index_2d
-  Int2 g;
-  g.x = block_idx.x * block_dim.x + thread_idx.x;  // column
-  g.y = block_idx.y * block_dim.y + thread_idx.y;  // row
-  return g;
-  // END EXERCISE
-}
-//! [global_index_2d]
-
-//! [in_bounds_2d]
-COURSE_HD bool in_bounds_2d(Int2 g, int width, int height) {
-  // BEGIN EXERCISE: in_bounds_2d
-  return g.x < width && g.y < height;
-  // END EXERCISE
-}
-//! [in_bounds_2d]
-
-// ---- Task 4: warps and lanes in a 2D block ----------------------------------------------------
-
-//! [warps]
-COURSE_HD int linear_thread_id(Int2 thread_idx, Int2 block_dim) {
-  // BEGIN EXERCISE: linear_thread_id
-  return thread_idx.y * block_dim.x + thread_idx.x;  // row by row, x fastest
-  // END EXERCISE
-}
-
-COURSE_HD int warp_of(Int2 thread_idx, Int2 block_dim) {
-  // BEGIN EXERCISE: warp_of
-  return linear_thread_id(thread_idx, block_dim) / kWarpSize;
-  // END EXERCISE
-}
-
-COURSE_HD int lane_of(Int2 thread_idx, Int2 block_dim) {
-  // BEGIN EXERCISE: lane_of
-  return linear_thread_id(thread_idx, block_dim) % kWarpSize;
-  // END EXERCISE
-}
-//! [warps]
 
 // ---- Task 5: record every thread's coordinates -----------------------------------------------
 

@@ -1,29 +1,23 @@
-// Lesson 07, step 3 (the headline): the 2D thread tile with 128-bit loads. A thread fetches four
-// consecutive floats of A or B from global memory with one instruction (float4), the A tile is
-// stored transposed in shared memory so that a thread's values of A are consecutive too, and
-// every read of a tile in the inner loop is a float4: four values per instruction.
-//
-// exercises/07-register-tiling/vectorized_2d_sgemm.cu is yours: fill in each region between
-// "BEGIN EXERCISE" and "END EXERCISE"; nothing else needs to change. The contract is
-// lessons/07-register-tiling/register_tiling.hpp; the chapter,
-// lessons/07-register-tiling/README.md, explains the ideas. Row-major everywhere; x is the column,
-// y the row.
+// Lesson 07, step 3 (the headline): the kernel and the launcher of the 2D thread tile with 128-bit
+// loads, given code that calls yours (vectorized_2d_parts.cuh: the 128-bit fetch, the transposed
+// store, the float4 outer product, the float4 write, the launch). The build compiles this file
+// twice: with exercises/07-register-tiling/vectorized_2d_parts.cuh (yours: what `make lesson-7`
+// runs and `make grade-7` grades) and with solutions/07-register-tiling/vectorized_2d_parts.cuh
+// (the reference). Row-major everywhere; x is the column, y the row.
+#include "vectorized_2d_parts.cuh"  // yours
+
 #include "register_tiling.hpp"
-#include "register_tiling_loads.cuh"
 
 #include "common/check.hpp"
 #include "common/gemm.hpp"
-#include "common/todo.hpp"
-
-#include <cstdint>
+#include "common/launch.hpp"
 
 namespace lesson07 {
 
 //! [fetch_tile4]
 // Thread threadIdx.x's share of the ROWS x COLS tile at (r0, c0) of the row-major rows x cols
-// matrix X, as float4: the tile's groups of four consecutive floats of a row are numbered
-// e = 0, 1, ... along the rows, group e being row e / (COLS / 4), columns 4 * (e % (COLS / 4)) ..;
-// the thread takes e = threadIdx.x + i * THREADS. `vec4` says that every row of X starts on a
+// matrix X, as float4 groups (group e: row e / (COLS / 4), columns 4 * (e % (COLS / 4)) ..; the
+// thread takes e = threadIdx.x + i * THREADS). `vec4` says that every row of X starts on a
 // 16-byte boundary (X aligned, cols % 4 == 0), which a 128-bit load needs.
 template <int ROWS, int COLS, int THREADS>
 __device__ __forceinline__ void fetch_tile4(const float* __restrict__ X, int rows, int cols, int r0,
@@ -36,12 +30,7 @@ __device__ __forceinline__ void fetch_tile4(const float* __restrict__ X, int row
   // crosses an edge of X (or an X whose rows are not 16-byte aligned).
   const bool fast = vec4 && r0 + ROWS <= rows && c0 + COLS <= cols;
   if (fast) {
-    // BEGIN EXERCISE: 128-bit loads
-    // TODO: for each i < ROWS * COLS / 4 / THREADS, group e = threadIdx.x + i * THREADS is row
-    // r0 + e / kPerRow, columns c0 + 4 * (e % kPerRow) .. + 3 of X (the scalar path below has
-    // the same indices). Load its four floats into regs[i] with ONE 128-bit load: read the
-    // address X + r * cols + c as a const float4*.
-    // END EXERCISE
+    fetch_tile4_inside<ROWS, COLS, THREADS>(X, cols, r0, c0, regs);  // yours: one LDG.128 a group
   } else {
     // Four scalar loads per group, each checked: zeros outside X.
 #pragma unroll
@@ -69,7 +58,6 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
                          const float* __restrict__ B, float beta, float* __restrict__ C,
                          bool vec4) {
   constexpr int kThreads = (BM / TM) * (BN / TN);
-  constexpr int kRowStep = 4 * (BM / TM), kColStep = 4 * (BN / TN);
   static_assert(TM % 4 == 0 && TN % 4 == 0 && BK % 4 == 0, "float4 groups");
   static_assert(BM % TM == 0 && BN % TN == 0, "whole thread tiles");
   static_assert(kThreads <= 1024, "a block holds at most 1024 threads");
@@ -93,58 +81,33 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
 
   //! [vec_loop]
   for (int k0 = 0; k0 < K; k0 += BK) {
-    // BEGIN EXERCISE: store the tiles, A transposed
-    // TODO: a_next[i] is group e = threadIdx.x + i * kThreads of the A tile,
-    // A[row0 + r][k0 + c .. c + 3] with r = e / (BK / 4) and c = 4 * (e % (BK / 4)): store its
-    // four values TRANSPOSED, into As[c + 0][r] .. As[c + 3][r]. b_next[i] is group e of the B
-    // tile, row e / (BN / 4), columns 4 * (e % (BN / 4)) ..: store it into Bs as it is, with one
-    // float4 store.
-    // END EXERCISE
+    vectorized_2d_store<BM, BN, BK, kThreads>(As, Bs, a_next, b_next);  // yours: A transposed
     __syncthreads();    // the tiles are complete before anyone reads them
     if (k0 + BK < K) {  // the next tiles travel while this one is multiplied
       fetch_tile4<BM, BK, kThreads>(A, M, K, row0, k0 + BK, vec4, a_next);
       fetch_tile4<BK, BN, kThreads>(B, K, N, k0 + BK, col0, vec4, b_next);
     }
-    // BEGIN EXERCISE: the outer product from float4 reads
-    // TODO: for each step k of the tile: the thread's TM values of A are TM / 4 float4 in row k
-    // of As, at As[k][g * kRowStep + ty * 4] for g < TM / 4, and its TN values of B are TN / 4
-    // float4 at Bs[k][h * kColStep + tx * 4] for h < TN / 4. Read them as float4 into a[TM] and
-    // b[TN], then add a[i] * b[j] to acc[i][j] for every i and j.
-    // END EXERCISE
+    vectorized_2d_multiply<BM, BN, BK, TM, TN>(As, Bs, tx, ty, acc);  // yours
     __syncthreads();  // everyone is done reading before the next tiles overwrite them
   }
-  //! [vec_loop]
-
-  //! [vec_write]
-  // BEGIN EXERCISE: write C, four elements at a time
-  // TODO: acc[4 * g + q][4 * h + p] belongs to row row0 + g * kRowStep + ty * 4 + q and column
-  // col0 + h * kColStep + tx * 4 + p of C. When vec4 holds and the block's whole tile lies inside
-  // C, write the four values of p with one float4 store: alpha * acc, plus beta times the old
-  // float4 of C only when beta != 0. Otherwise write each element with store_c. (Delete the next
-  // line: it only keeps the compiler quiet while these are unused.)
-  (void)acc, (void)kRowStep, (void)kColStep, (void)tx, (void)ty, (void)As, (void)Bs;
-  // END EXERCISE
+  vectorized_2d_write<BM, BN, TM, TN>(C, M, N, row0, col0, tx, ty, alpha, acc, beta,
+                                      vec4);  // yours
 }
-//! [vec_write]
+//! [vec_loop]
 
-//! [vec_launch]
+//! [vec_launcher]
 template <int BM, int BN, int BK, int TM, int TN>
 void vectorized_2d_sgemm(int M, int N, int K, float alpha, const float* A, const float* B,
                          float beta, float* C) {
-  const long grid_y = (static_cast<long>(M) + BM - 1) / BM;
-  course::require_gemm_shape("vectorized_2d_sgemm", M, N, K, grid_y);
-  // BEGIN EXERCISE: vectorized_2d_sgemm launch
-  // TODO: vec4 (the kernel's last argument) is true when K % 4 == 0, N % 4 == 0 and A, B and C
-  // are all 16-byte aligned (reinterpret_cast<std::uintptr_t>(p) % 16 == 0). Launch
-  // vectorized_2d_kernel<BM, BN, BK, TM, TN> with a 1D block of (BM / TM) * (BN / TN) threads
-  // and a grid of ceil(N / BN) x ceil(M / BM) blocks, then CHECK_LAUNCH().
-  course::not_implemented(
-      "vectorized_2d_sgemm (exercises/07-register-tiling/vectorized_2d_sgemm.cu)");
-  // END EXERCISE
+  course::require_gemm_shape("vectorized_2d_sgemm", M, N, K, (static_cast<long>(M) + BM - 1) / BM);
+  const course::Launch l = vectorized_2d_launch<BM, BN, TM, TN>(M, N, K, A, B, C);  // yours
+  vectorized_2d_kernel<BM, BN, BK, TM, TN>
+      <<<l.grid, l.block>>>(M, N, K, alpha, A, B, beta, C, l.vec);
+  CHECK_LAUNCH();
 }
-//! [vec_launch]
+//! [vec_launcher]
 
-// Given: the kernel itself, for cudaFuncGetAttributes and lesson 06's occupancy calculator.
+// The kernel itself, for cudaFuncGetAttributes and lesson 06's occupancy calculator.
 template <int BM, int BN, int BK, int TM, int TN>
 const void* vectorized_2d_sgemm_kernel() {
   void (*kernel)(int, int, int, float, const float*, const float*, float, float*, bool) =

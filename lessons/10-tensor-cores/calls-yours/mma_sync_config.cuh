@@ -1,6 +1,6 @@
-// Lesson 10: the mma.sync GEMM's tile configurations and each lane's shared-memory offsets.
-// Given code, included by exercises/ and solutions/10-tensor-cores/mma_sync_gemm.cu: the offsets
-// call your fragment mappings (declared in mma_fragment.hpp), so this is compiled with them.
+// Lesson 10: the mma.sync GEMM's tile configurations and each lane's shared-memory offsets. Given
+// code, included by calls-yours/mma_sync_gemm.cu after your mma_sync_parts.cuh: the offsets call
+// your fragment mappings (declared in mma_fragment.hpp).
 #pragma once
 
 #include "mma_fragment.hpp"
@@ -123,11 +123,5 @@ __device__ __forceinline__ void block_tile(int block, int tiles_m, int tiles_n, 
 }
 
 }  // namespace
-
-// The main loop's stage, yours (mma_sync_gemm.cu), declared here for the kernel.
-template <class T>
-__device__ __forceinline__ void mma_stage(float (&acc)[T::MT][T::NT][4], std::uint32_t stage,
-                                          const std::uint32_t (&a_off)[T::KSTEPS],
-                                          const std::uint32_t (&b_off)[T::KSTEPS]);
 
 }  // namespace lesson10

@@ -1,21 +1,16 @@
-// Lesson 07, step 1: a 1D thread tile. C = alpha * A * B + beta * C with the tiles of lesson 05,
-// but every thread computes TM elements of one column of C instead of one element: each value of
-// B it reads from shared memory is used TM times, from a register.
-//
-// exercises/07-register-tiling/thread_tile_1d_sgemm.cu is yours: fill in each region between
-// "BEGIN EXERCISE" and "END EXERCISE"; nothing else needs to change. The contract is
-// lessons/07-register-tiling/register_tiling.hpp; the chapter,
-// lessons/07-register-tiling/README.md, explains the ideas. Row-major everywhere; x is the column,
-// y the row.
-//
-// `make grade-7` grades it on the GPU, `make lesson-7` runs it against cuBLAS, `make hint-7`
-// gives the next hint.
+// Lesson 07, step 1: the kernel and the launcher of the 1D thread tile, given code that calls
+// yours (thread_tile_1d_parts.cuh: the multiply, the write of the results, the launch). The build
+// compiles this file twice: with exercises/07-register-tiling/thread_tile_1d_parts.cuh (yours:
+// what `make lesson-7` runs and `make grade-7` grades) and with solutions/07-register-tiling/
+// thread_tile_1d_parts.cuh (the reference). Row-major everywhere; x is the column, y the row.
+#include "thread_tile_1d_parts.cuh"  // yours
+
 #include "register_tiling.hpp"
 #include "register_tiling_loads.cuh"
 
 #include "common/check.hpp"
 #include "common/gemm.hpp"
-#include "common/todo.hpp"
+#include "common/launch.hpp"
 
 namespace lesson07 {
 
@@ -51,58 +46,33 @@ __global__ void __launch_bounds__((BM / TM) * BN)
   //! [tile1d_loop]
   for (int k0 = 0; k0 < K; k0 += BK) {
     // The registers into the tiles, each element where fetch_tile took it from.
-#pragma unroll
-    for (int i = 0; i < BM * BK / kThreads; ++i) {
-      const int e = threadIdx.x + i * kThreads;
-      As[e / BK][e % BK] = a_next[i];
-    }
-#pragma unroll
-    for (int i = 0; i < BK * BN / kThreads; ++i) {
-      const int e = threadIdx.x + i * kThreads;
-      Bs[e / BN][e % BN] = b_next[i];
-    }
+    store_tile<BM, BK, kThreads>(As, a_next);
+    store_tile<BK, BN, kThreads>(Bs, b_next);
     __syncthreads();  // the tiles are complete before anyone reads them
     // The next tiles travel from global memory while this one is multiplied (lesson 05).
     if (k0 + BK < K) {
       fetch_tile<BM, BK, kThreads>(A, M, K, row0, k0 + BK, a_next);
       fetch_tile<BK, BN, kThreads>(B, K, N, k0 + BK, col0, b_next);
     }
-    // BEGIN EXERCISE: the 1D thread tile
-    // TODO: for each step k of the tile (0 .. BK - 1): read Bs[k][tx] into a register once, then
-    // add As[ty * TM + i][k] times it to acc[i] for each of the thread's TM rows i. Put
-    // #pragma unroll on both loops, so acc[i] stays a register.
-    // END EXERCISE
+    thread_tile_1d_multiply<BM, BN, BK, TM>(As, Bs, tx, ty, acc);  // yours
     __syncthreads();  // everyone is done reading before the next tiles overwrite them
   }
-  //! [tile1d_loop]
-
-  //! [tile1d_write]
-  // BEGIN EXERCISE: write the TM results
-  // TODO: acc[i] belongs to row row0 + ty * TM + i and column col0 + tx of C. Write each with
-  // store_c (register_tiling_loads.cuh: it skips elements outside C and reads C only when
-  // beta != 0). (Delete the next line: it only keeps the compiler quiet while these are unused.)
-  (void)acc, (void)tx, (void)ty;
-  // END EXERCISE
+  thread_tile_1d_write<TM>(C, M, N, row0, col0, tx, ty, alpha, acc, beta);  // yours
 }
-//! [tile1d_write]
+//! [tile1d_loop]
 
-//! [tile1d_launch]
+//! [tile1d_launcher]
 template <int BM, int BN, int BK, int TM>
 void thread_tile_1d_sgemm(int M, int N, int K, float alpha, const float* A, const float* B,
                           float beta, float* C) {
-  const long grid_y = (static_cast<long>(M) + BM - 1) / BM;
-  course::require_gemm_shape("thread_tile_1d_sgemm", M, N, K, grid_y);
-  // BEGIN EXERCISE: thread_tile_1d_sgemm launch
-  // TODO: launch thread_tile_1d_kernel<BM, BN, BK, TM> with a 1D block of (BM / TM) * BN threads
-  // and a grid of ceil(N / BN) x ceil(M / BM) blocks (x along the columns; grid_y is the second
-  // number already), then CHECK_LAUNCH().
-  course::not_implemented(
-      "thread_tile_1d_sgemm (exercises/07-register-tiling/thread_tile_1d_sgemm.cu)");
-  // END EXERCISE
+  course::require_gemm_shape("thread_tile_1d_sgemm", M, N, K, (static_cast<long>(M) + BM - 1) / BM);
+  const course::Launch l = thread_tile_1d_launch<BM, BN, TM>(M, N);  // yours
+  thread_tile_1d_kernel<BM, BN, BK, TM><<<l.grid, l.block>>>(M, N, K, alpha, A, B, beta, C);
+  CHECK_LAUNCH();
 }
-//! [tile1d_launch]
+//! [tile1d_launcher]
 
-// Given: the kernel itself, for cudaFuncGetAttributes and lesson 06's occupancy calculator.
+// The kernel itself, for cudaFuncGetAttributes and lesson 06's occupancy calculator.
 template <int BM, int BN, int BK, int TM>
 const void* thread_tile_1d_sgemm_kernel() {
   void (*kernel)(int, int, int, float, const float*, const float*, float, float*) =

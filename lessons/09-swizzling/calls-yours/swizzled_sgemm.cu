@@ -1,8 +1,9 @@
-// Lesson 09: the final FP32 SGEMM's kernel, its launchers and its configurations. Given code,
-// included once, at the end of exercises/ and solutions/09-swizzling/swizzled_sgemm.cu: the kernel
-// stores its A tile with your padded_index, Swizzle and swizzled_a_index, so it is compiled with
-// them.
-#pragma once
+// Lesson 09: the final FP32 SGEMM's kernel, its launchers and its configurations. Given code that
+// calls yours: the kernel stores and reads its A tile through your padded_index, Swizzle and
+// swizzled_a_index. The build compiles this file twice: with exercises/09-swizzling/
+// swizzle_parts.cuh (yours: what `make lesson-9` runs and `make grade-9` grades) and with
+// solutions/09-swizzling/swizzle_parts.cuh (the reference).
+#include "swizzle_parts.cuh"  // yours: padded_index, Swizzle, swizzled_a_index
 
 #include "smem_swizzle.hpp"
 #include "swizzled_sgemm.hpp"
@@ -23,6 +24,12 @@
 #include <vector>
 
 namespace lesson09 {
+
+// The three modes of your Swizzle, compiled here (with the kernel) so that its header needs no
+// CUDA.
+template struct Swizzle<1, 4, 3>;
+template struct Swizzle<2, 4, 3>;
+template struct Swizzle<3, 4, 3>;
 
 // ---- The kernel (given code) -------------------------------------------------------------------
 

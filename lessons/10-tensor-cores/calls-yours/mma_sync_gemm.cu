@@ -1,7 +1,9 @@
-// Lesson 10: the mma.sync GEMM's kernel, its launchers, configurations and checks. Given code,
-// included once, at the end of exercises/ and solutions/10-tensor-cores/mma_sync_gemm.cu: the
-// kernel calls your mma_stage, so this is compiled with it.
-#pragma once
+// Lesson 10: the mma.sync GEMM's kernel, its launchers, configurations and checks. Given code that
+// calls yours: the kernel calls your mma_stage and places C with your c_fragment_coord, the lane
+// offsets (mma_sync_config.cuh) call your A and B mappings. The build compiles this file twice:
+// with exercises/10-tensor-cores/mma_sync_parts.cuh (yours: what `make lesson-10` runs and
+// `make grade-10` grades) and with solutions/10-tensor-cores/mma_sync_parts.cuh (the reference).
+#include "mma_sync_parts.cuh"  // yours: the fragment mappings and mma_stage
 
 #include "mma_sync_config.cuh"
 

@@ -1,7 +1,8 @@
 // Lesson 06: the tuned kernels whose occupancy the lesson measures (next to lesson 05's tiled
-// kernel), and the launch planner around them. Given code, built into both the exercise and the
-// solution: what you write is the calculator in occupancy.cpp, which tuned_tiled_sgemm calls to
-// choose its configuration.
+// kernel), and the launch planner around them. Given code that calls yours: tuned_tiled_sgemm
+// chooses its configuration with your calculator (occupancy.cpp) and your query_sm_limits,
+// kernel_usage and choose_launch (launch_choice.cpp). The build compiles this file twice, into
+// the library of your exercise and into that of the reference solution.
 //
 // Row-major everywhere; x is the column, y the row.
 #include "occupancy_sgemm.hpp"

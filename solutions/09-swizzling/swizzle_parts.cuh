@@ -1,33 +1,25 @@
-// Lesson 09: swizzling. The layouts of a shared-memory tile (padded, swizzled) and the last FP32
-// SGEMM of the course, which stores its A tile in them.
+// Lesson 09: swizzling. Your part of the last FP32 SGEMM of the course: where its A tile's elements
+// go in shared memory, padded (task 2) or swizzled (tasks 3 and 4), so that the warps' accesses
+// spread over the 32 banks.
 //
-// exercises/09-swizzling/swizzled_sgemm.cu is yours: fill in the regions between "BEGIN EXERCISE"
-// and "END EXERCISE" (tasks 2 to 4: padded_index, Swizzle, swizzled_a_index); the kernel and its
-// launchers are given (lessons/09-swizzling/swizzled_sgemm_kernel.cuh, included at the end).
-// solutions/09-swizzling/swizzled_sgemm.cu is the same file with the regions filled in. The
-// contracts are lessons/09-swizzling/smem_swizzle.hpp and swizzled_sgemm.hpp; the chapter,
-// lessons/09-swizzling/README.md, explains the ideas. Row-major everywhere; x is the column, y the
-// row.
+// exercises/09-swizzling/swizzle_parts.cuh is yours: fill in the regions between "BEGIN EXERCISE"
+// and "END EXERCISE". The kernel that stores and reads its A tile through these functions, its
+// launchers and its configurations are given: lessons/09-swizzling/calls-yours/swizzled_sgemm.cu
+// includes this file, so your functions are compiled with the kernel and inlined into it (that
+// file alone includes this one: it also compiles them for the grader, which calls them on the
+// CPU). solutions/09-swizzling/swizzle_parts.cuh is this file with the regions filled in. The
+// contract, with worked examples, is lessons/09-swizzling/smem_swizzle.hpp; the chapter,
+// lessons/09-swizzling/README.md, explains the ideas.
 //
 // `make grade-9` grades it (the layouts on the CPU, the kernels on the GPU), `make lesson-9` runs
 // the ladder against cuBLAS, `make hint-9` gives the next hint.
-#include "smem_swizzle.hpp"
-#include "swizzled_sgemm.hpp"
+#pragma once
 
-#include "common/check.hpp"
-#include "common/gemm.hpp"
+#include "smem_swizzle.hpp"
+
 #include "common/todo.hpp"
 
-#include <cuda_runtime.h>
-
-#include <cstddef>
 #include <cstdint>
-#include <mutex>
-#include <set>
-#include <stdexcept>
-#include <string>
-#include <type_traits>
-#include <vector>
 
 namespace lesson09 {
 
@@ -56,11 +48,6 @@ COURSE_HD std::uint32_t Swizzle<B, M, S>::operator()(std::uint32_t offset) const
 }
 //! [swizzle]
 
-// The three modes, compiled here so that the header needs no CUDA.
-template struct Swizzle<1, 4, 3>;
-template struct Swizzle<2, 4, 3>;
-template struct Swizzle<3, 4, 3>;
-
 // ---- Task 4: the swizzled A tile --------------------------------------------------------------
 
 //! [swizzled_a_index]
@@ -75,6 +62,3 @@ COURSE_HD int swizzled_a_index(int k, int m, int bk) {
 //! [swizzled_a_index]
 
 }  // namespace lesson09
-
-// The kernel, its launchers and configurations (given): they call your functions above.
-#include "swizzled_sgemm_kernel.cuh"

@@ -1,17 +1,19 @@
-// Lesson 08: the warp-tiled SGEMM. C = alpha * A * B + beta * C with three levels of tiles: a
-// block tile staged in shared memory, a warp tile per warp, a thread tile per thread, each level
-// matched to a level of the hardware (SM, warp scheduler, registers).
+// Lesson 08: the warp-tiled SGEMM's kernel, its launchers and its configurations. C = alpha * A *
+// B + beta * C with three levels of tiles: a block tile staged in shared memory, a warp tile per
+// warp, a thread tile per thread, each level matched to a level of the hardware (SM, warp
+// scheduler, registers).
 //
-// exercises/08-warp-shuffle/warptiled_sgemm.cu is yours: fill in each region between "BEGIN
-// EXERCISE" and "END EXERCISE"; nothing else needs to change. solutions/08-warp-shuffle/ holds the
-// same file with the regions filled in. The contract is
-// lessons/08-warp-shuffle/warptiled_sgemm.hpp; the chapter, lessons/08-warp-shuffle/README.md,
-// explains the ideas. Row-major everywhere; x is the column, y the row.
+// Given code that calls yours (warptiled_parts.cuh: thread_place, warp_tile_multiply,
+// warptiled_launch). The build compiles this file twice: with exercises/08-warp-shuffle/
+// warptiled_parts.cuh (yours: what `make lesson-8` runs and `make grade-8` grades) and with
+// solutions/08-warp-shuffle/warptiled_parts.cuh (the reference). Row-major everywhere; x is the
+// column, y the row.
+#include "warptiled_parts.cuh"  // yours: thread_place, warp_tile_multiply, warptiled_launch
+
 #include "warptiled_sgemm.hpp"
 
 #include "common/check.hpp"
 #include "common/gemm.hpp"
-#include "common/todo.hpp"
 
 #include <cuda_runtime.h>
 
@@ -20,18 +22,6 @@
 #include <string>
 
 namespace lesson08 {
-
-// ---- Task 4: where a thread works -------------------------------------------------------------
-
-//! [thread_place]
-COURSE_HD ThreadPlace thread_place(const WarpTileShape& s, int tid) {
-  // BEGIN EXERCISE: thread_place
-  // TODO: warp = tid / 32 and lane = tid % 32; the warps row by row over the block tile
-  // (s.warp_cols() per row), the lanes row by row over a sub-tile (s.lane_cols() per row).
-  COURSE_TODO_HD("thread_place (exercises/08-warp-shuffle/warptiled_sgemm.cu)", ThreadPlace{});
-  // END EXERCISE
-}
-//! [thread_place]
 
 namespace {
 
@@ -162,17 +152,9 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, MIN_BLOCKS)
       fetch_tile<BM, BK, kThreads, VEC>(a_next, A, M, K, row0, (s + 1) * BK, tid);
       fetch_tile<BK, BN, kThreads, VEC>(b_next, B, K, N, (s + 1) * BK, col0, tid);
     }
+    // Your task 5: the multiply of this step's tiles into the thread's results.
+    warp_tile_multiply<BM, BN, BK, WM, WN, WM_ITER, WN_ITER, TM, TN>(As, Bs, cur, a0, b0, acc);
     //! [step_start]
-    //! [warp_multiply]
-    // BEGIN EXERCISE: the warp's multiply of one tile
-    // TODO: for each k of the tile (0 .. BK - 1, #pragma unroll):
-    //   load this thread's kRows floats of A into registers: for each sub-tile step i, TM floats
-    //   from As[cur][k][a0 + i * kSubM ..], read as float4s (TM / 4 LDS.128);
-    //   load its kCols floats of B: for each step j, TN floats from Bs[cur][k][b0 + j * kSubN ..];
-    //   add their outer product to acc: acc[i][j] += a[i] * b[j] for every i and j (fmaf).
-    // Every index must be a compile-time constant after unrolling, or acc leaves the registers.
-    // END EXERCISE
-    //! [warp_multiply]
     //! [step_end]
     // Store the next tiles into the other buffer. Nobody reads it now: its last readers were in
     // step s - 1, and they all passed the barrier at the end of that step.
@@ -228,22 +210,25 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, MIN_BLOCKS)
 
 }  // namespace
 
-//! [launch]
+//! [launcher]
+// The launch itself, around your warptiled_launch (task 6): the shape's preconditions first, then
+// the version of the kernel for the path it chose, then the check of the launch.
 template <int BM, int BN, int BK, int WM, int WN, int WM_ITER, int WN_ITER, int TM, int TN,
           int MIN_BLOCKS>
 void warptiled_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                      float* C) {
   course::require_gemm_shape("warptiled_sgemm", M, N, K, (static_cast<long>(M) + BM - 1) / BM);
-  // BEGIN EXERCISE: warptiled_sgemm launch
-  // TODO: choose the path: the float4 one (VEC = true) when K and N are multiples of 4 and A, B
-  // and C are 16-byte aligned (is_aligned16), the scalar one otherwise. Launch
-  // warptiled_sgemm_kernel<BM, ..., MIN_BLOCKS, VEC> with one warp per warp tile,
-  // (BM / WM) * (BN / WN) * 32 threads per block, and one block per BM x BN tile of C (x along
-  // the columns, rounding up); then CHECK_LAUNCH().
-  course::not_implemented("warptiled_sgemm (exercises/08-warp-shuffle/warptiled_sgemm.cu)");
-  // END EXERCISE
+  const course::Launch l = warptiled_launch<BM, BN, WM, WN>(M, N, K, A, B, C);
+  if (l.vec) {
+    warptiled_sgemm_kernel<BM, BN, BK, WM, WN, WM_ITER, WN_ITER, TM, TN, MIN_BLOCKS, true>
+        <<<l.grid, l.block>>>(M, N, K, alpha, A, B, beta, C);
+  } else {
+    warptiled_sgemm_kernel<BM, BN, BK, WM, WN, WM_ITER, WN_ITER, TM, TN, MIN_BLOCKS, false>
+        <<<l.grid, l.block>>>(M, N, K, alpha, A, B, beta, C);
+  }
+  CHECK_LAUNCH();
 }
-//! [launch]
+//! [launcher]
 
 // The configurations of warptiled_configs(), compiled here so the header needs no CUDA.
 #define LESSON08_INSTANTIATE(...)                                                              \

@@ -1,44 +1,30 @@
-// Lesson 10: tensor cores. The fragments of mma.sync.m16n8k16 and the bf16 GEMM built on them:
-// operands from swizzled shared memory through ldmatrix, tiles copied in by a cp.async pipeline,
-// C written through shared memory with 16-byte stores.
+// Lesson 10: tensor cores. Your two parts of the bf16 GEMM built on mma.sync.m16n8k16: the
+// fragments (which lane holds which element of A, B and C) and the main loop's stage (operands
+// from shared memory through ldmatrix, then the tensor-core instructions).
 //
-// exercises/10-tensor-cores/mma_sync_gemm.cu is yours: fill in the regions between "BEGIN
-// EXERCISE" and "END EXERCISE" (the three fragment mappings, then the main loop mma_stage); the
-// rest is given (lessons/10-tensor-cores/mma_sync_config.cuh and mma_sync_kernel.cuh, included
-// here because they are compiled with your functions). solutions/10-tensor-cores/mma_sync_gemm.cu
-// is the same file with the regions filled in. The contracts are
-// lessons/10-tensor-cores/mma_fragment.hpp and mma_sync_gemm.hpp; the chapter,
+// exercises/10-tensor-cores/mma_sync_parts.cuh is yours: fill in the regions between "BEGIN
+// EXERCISE" and "END EXERCISE". The kernel that calls these functions, its launchers and its
+// configurations are given: lessons/10-tensor-cores/calls-yours/mma_sync_gemm.cu includes this
+// file, so your functions are compiled with the kernel and inlined into it (that file alone
+// includes this one: it also compiles the three mappings for the grader, which calls them on the
+// CPU).
+// solutions/10-tensor-cores/mma_sync_parts.cuh is this file with the regions filled in. The
+// contracts are lessons/10-tensor-cores/mma_fragment.hpp and mma_sync_gemm.hpp; the chapter,
 // lessons/10-tensor-cores/README.md, explains the ideas. Row-major everywhere; x is the column, y
 // the row.
 //
 // `make grade-10` grades it (the mappings on the CPU, the kernels on the GPU), `make lesson-10`
 // runs it against cuBLAS, `make hint-10` gives the next hint.
-#include "mma_fragment.hpp"
-#include "mma_sync_config.cuh"  // given: tile configurations, lane offsets
-#include "mma_sync_gemm.hpp"
-#include "ptx.cuh"
-#include "smem_tile.hpp"
-#include "wmma_gemm.hpp"  // require_bf16_tensor_cores
+#pragma once
 
-#include "common/check.hpp"
-#include "common/gemm.hpp"
+#include "mma_fragment.hpp"
+#include "ptx.cuh"  // ldmatrix_x4, mma_m16n8k16_bf16
+
 #include "common/todo.hpp"
 
-#include <cuda_bf16.h>
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstddef>
 #include <cstdint>
-#include <mutex>
-#include <set>
-#include <stdexcept>
-#include <string>
-#include <vector>
 
 namespace lesson10 {
-
-using course::bf16;
 
 // ---- Part 1: who holds what (mma_fragment.hpp) -------------------------------------------------
 
@@ -48,7 +34,7 @@ COURSE_HD FragmentCoord a_fragment_coord(int lane, int i) {
   // TODO: (row, col) of element a_i of this lane in the 16 x 16 A matrix (mma_fragment.hpp has the
   // rule and examples). group = lane / 4 picks the row (+ 8 for a2, a3, a6, a7); thread_in_group =
   // lane % 4 picks the pair of columns 2 thread_in_group, + 1 (+ 8 for a4 .. a7).
-  COURSE_TODO_HD("a_fragment_coord (exercises/10-tensor-cores/mma_sync_gemm.cu)",
+  COURSE_TODO_HD("a_fragment_coord (exercises/10-tensor-cores/mma_sync_parts.cuh)",
                  (FragmentCoord{0 * lane, 0 * i}));
   // END EXERCISE
 }
@@ -57,7 +43,7 @@ COURSE_HD FragmentCoord b_fragment_coord(int lane, int i) {
   // BEGIN EXERCISE: b_fragment_coord
   // TODO: (k, n) of element b_i of this lane in the 16 x 8 B matrix: n is the lane's group, k the
   // pair 2 thread_in_group, + 1 (+ 8 for b2, b3).
-  COURSE_TODO_HD("b_fragment_coord (exercises/10-tensor-cores/mma_sync_gemm.cu)",
+  COURSE_TODO_HD("b_fragment_coord (exercises/10-tensor-cores/mma_sync_parts.cuh)",
                  (FragmentCoord{0 * lane, 0 * i}));
   // END EXERCISE
 }
@@ -66,21 +52,25 @@ COURSE_HD FragmentCoord c_fragment_coord(int lane, int i) {
   // BEGIN EXERCISE: c_fragment_coord
   // TODO: (row, col) of accumulator c_i of this lane in the 16 x 8 C matrix: the row is the
   // lane's group (+ 8 for c2, c3), the column 2 thread_in_group + (i % 2).
-  COURSE_TODO_HD("c_fragment_coord (exercises/10-tensor-cores/mma_sync_gemm.cu)",
+  COURSE_TODO_HD("c_fragment_coord (exercises/10-tensor-cores/mma_sync_parts.cuh)",
                  (FragmentCoord{0 * lane, 0 * i}));
   // END EXERCISE
 }
 //! [fragments]
 
-// ---- Part 2: the main loop
-// -----------------------------------------------------------------------
+// ---- Part 2: the main loop ------------------------------------------------------------------
 
 //! [mma_stage]
-// One stage of the main loop for one warp: its MT x NT mma tiles over the BK values of k that the
-// stage holds. `stage` is the shared-memory address of the stage; a_off[kk] and b_off[kk] are this
-// lane's ldmatrix addresses for step kk (16 values of k) of the warp's first mma tile of A and
-// first pair of n8 tiles of B, from the stage's start (a_ldmatrix_offset, b_ldmatrix_offset).
-// The next mma tile of A, and the next pair of B, is T::k16RowsBytes further: 16 rows down.
+/// One stage of the main loop for one warp: adds to `acc` the products of its T::MT x T::NT mma
+/// tiles (16 x 8 each) over the BK values of k the stage holds, T::KSTEPS steps of 16.
+/// \tparam T the kernel's configuration (Tile<...> of calls-yours/mma_sync_config.cuh): T::MT,
+///           T::NT, T::KSTEPS, and T::k16RowsBytes, the bytes of 16 rows of a staged tile
+/// \param acc   the warp's accumulators: acc[i][j] is the C fragment (c0 .. c3) of mma tile (i, j)
+/// \param stage the shared-memory address of the stage (its A tile, then its B tile)
+/// \param a_off a_off[kk]: this lane's ldmatrix address for step kk of the warp's first mma tile
+///              of A, from the stage's start; the next mma tile of A is T::k16RowsBytes further
+/// \param b_off b_off[kk]: the same for the warp's first pair of n8 tiles of B; the next pair is
+///              T::k16RowsBytes further
 template <class T>
 __device__ __forceinline__ void mma_stage(float (&acc)[T::MT][T::NT][4], std::uint32_t stage,
                                           const std::uint32_t (&a_off)[T::KSTEPS],
@@ -101,6 +91,3 @@ __device__ __forceinline__ void mma_stage(float (&acc)[T::MT][T::NT][4], std::ui
 //! [mma_stage]
 
 }  // namespace lesson10
-
-// The kernel, its launchers and checks (given): they call mma_stage above.
-#include "mma_sync_kernel.cuh"

@@ -1,18 +1,17 @@
-// Lesson 07, step 2: a 2D thread tile. Every thread computes a TM x TN patch of C as a sum of
-// outer products: at each step k it reads TM values of A and TN values of B from shared memory
-// into registers and does TM * TN multiply-adds with them.
-//
-// exercises/07-register-tiling/thread_tile_2d_sgemm.cu is yours: fill in each region between
-// "BEGIN EXERCISE" and "END EXERCISE"; nothing else needs to change. The contract is
-// lessons/07-register-tiling/register_tiling.hpp; the chapter,
-// lessons/07-register-tiling/README.md, explains the ideas. Row-major everywhere; x is the column,
-// y the row.
+// Lesson 07, step 2: the kernel and the launcher of the 2D thread tile, given code that calls
+// yours (thread_tile_2d_parts.cuh: the outer product, the write of the results, the launch). The
+// build compiles this file twice: with exercises/07-register-tiling/thread_tile_2d_parts.cuh
+// (yours: what `make lesson-7` runs and `make grade-7` grades) and with solutions/
+// 07-register-tiling/thread_tile_2d_parts.cuh (the reference). Row-major everywhere; x is the
+// column, y the row.
+#include "thread_tile_2d_parts.cuh"  // yours
+
 #include "register_tiling.hpp"
 #include "register_tiling_loads.cuh"
 
 #include "common/check.hpp"
 #include "common/gemm.hpp"
-#include "common/todo.hpp"
+#include "common/launch.hpp"
 
 namespace lesson07 {
 
@@ -45,74 +44,30 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
 
   //! [tile2d_loop]
   for (int k0 = 0; k0 < K; k0 += BK) {
-#pragma unroll
-    for (int i = 0; i < BM * BK / kThreads; ++i) {
-      const int e = threadIdx.x + i * kThreads;
-      As[e / BK][e % BK] = a_next[i];
-    }
-#pragma unroll
-    for (int i = 0; i < BK * BN / kThreads; ++i) {
-      const int e = threadIdx.x + i * kThreads;
-      Bs[e / BN][e % BN] = b_next[i];
-    }
+    store_tile<BM, BK, kThreads>(As, a_next);
+    store_tile<BK, BN, kThreads>(Bs, b_next);
     __syncthreads();    // the tiles are complete before anyone reads them
     if (k0 + BK < K) {  // the next tiles travel while this one is multiplied
       fetch_tile<BM, BK, kThreads>(A, M, K, row0, k0 + BK, a_next);
       fetch_tile<BK, BN, kThreads>(B, K, N, k0 + BK, col0, b_next);
     }
-    // BEGIN EXERCISE: the outer product
-    // At step k: column k of the thread's TM rows of As and row k of its TN columns of Bs, into
-    // registers, then their outer product into acc. TM + TN shared loads, TM * TN FMAs.
-#pragma unroll
-    for (int k = 0; k < BK; ++k) {
-      float a[TM], b[TN];
-#pragma unroll
-      for (int i = 0; i < TM; ++i) a[i] = As[ty * TM + i][k];
-#pragma unroll
-      for (int j = 0; j < TN; ++j) b[j] = Bs[k][tx * TN + j];
-#pragma unroll
-      for (int i = 0; i < TM; ++i) {
-#pragma unroll
-        for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-      }
-    }
-    // END EXERCISE
+    thread_tile_2d_multiply<BM, BN, BK, TM, TN>(As, Bs, tx, ty, acc);  // yours
     __syncthreads();  // everyone is done reading before the next tiles overwrite them
   }
-  //! [tile2d_loop]
-
-  //! [tile2d_write]
-  // BEGIN EXERCISE: write the TM x TN results
-  // acc[i][j] is C[row0 + ty * TM + i][col0 + tx * TN + j]; store_c skips elements outside C.
-#pragma unroll
-  for (int i = 0; i < TM; ++i) {
-#pragma unroll
-    for (int j = 0; j < TN; ++j) {
-      store_c(C, M, N, row0 + ty * TM + i, col0 + tx * TN + j, alpha, acc[i][j], beta);
-    }
-  }
-  // END EXERCISE
+  thread_tile_2d_write<TM, TN>(C, M, N, row0, col0, tx, ty, alpha, acc, beta);  // yours
 }
-//! [tile2d_write]
+//! [tile2d_loop]
 
-//! [tile2d_launch]
 template <int BM, int BN, int BK, int TM, int TN>
 void thread_tile_2d_sgemm(int M, int N, int K, float alpha, const float* A, const float* B,
                           float beta, float* C) {
-  const long grid_y = (static_cast<long>(M) + BM - 1) / BM;
-  course::require_gemm_shape("thread_tile_2d_sgemm", M, N, K, grid_y);
-  // BEGIN EXERCISE: thread_tile_2d_sgemm launch
-  // A 1D block of (BM / TM) * (BN / TN) threads per BM x BN tile of C, the grid as in step 1.
-  const dim3 block((BM / TM) * (BN / TN));
-  const dim3 grid(static_cast<unsigned>((static_cast<long>(N) + BN - 1) / BN),
-                  static_cast<unsigned>(grid_y));
-  thread_tile_2d_kernel<BM, BN, BK, TM, TN><<<grid, block>>>(M, N, K, alpha, A, B, beta, C);
+  course::require_gemm_shape("thread_tile_2d_sgemm", M, N, K, (static_cast<long>(M) + BM - 1) / BM);
+  const course::Launch l = thread_tile_2d_launch<BM, BN, TM, TN>(M, N);  // yours
+  thread_tile_2d_kernel<BM, BN, BK, TM, TN><<<l.grid, l.block>>>(M, N, K, alpha, A, B, beta, C);
   CHECK_LAUNCH();
-  // END EXERCISE
 }
-//! [tile2d_launch]
 
-// Given: the kernel itself, for cudaFuncGetAttributes and lesson 06's occupancy calculator.
+// The kernel itself, for cudaFuncGetAttributes and lesson 06's occupancy calculator.
 template <int BM, int BN, int BK, int TM, int TN>
 const void* thread_tile_2d_sgemm_kernel() {
   void (*kernel)(int, int, int, float, const float*, const float*, float, float*) =

@@ -1,0 +1,74 @@
+// Lesson 07, step 1: a 1D thread tile. The tiled SGEMM of lesson 05, but every thread computes TM
+// elements of one column of C instead of one element: each value of B it reads from shared memory
+// is used TM times, from a register.
+//
+// exercises/07-register-tiling/thread_tile_1d_parts.cuh is yours: fill in each region between
+// "BEGIN EXERCISE" and "END EXERCISE". The kernel that calls these functions is given:
+// lessons/07-register-tiling/calls-yours/thread_tile_1d_sgemm.cu includes this file, so your
+// functions are compiled with the kernel and inlined into it. solutions/07-register-tiling/ holds
+// this file with the regions filled in. The contract is lessons/07-register-tiling/
+// register_tiling.hpp; the chapter, lessons/07-register-tiling/README.md, explains the ideas.
+// Row-major everywhere; x is the column, y the row.
+//
+// `make grade-7` grades it on the GPU, `make lesson-7` runs it against cuBLAS, `make hint-7`
+// gives the next hint.
+#pragma once
+
+#include "register_tiling_loads.cuh"  // store_c
+
+#include "common/launch.hpp"
+#include "common/todo.hpp"
+
+namespace lesson07 {
+
+//! [tile1d_multiply]
+/// Adds this step's tiles to the thread's TM sums: `acc[i]` += row `ty * TM + i` of As times column
+/// `tx` of Bs, over the BK values of k the tiles hold.
+/// \param As the block's BM x BK tile of A: As[m][k] is A(row0 + m, k0 + k)
+/// \param Bs its BK x BN tile of B: Bs[k][n] is B(k0 + k, col0 + n)
+/// \param tx the thread's column of the tile
+/// \param ty its group of rows: ty * TM .. ty * TM + TM - 1
+template <int BM, int BN, int BK, int TM>
+__device__ __forceinline__ void thread_tile_1d_multiply(const float (&As)[BM][BK],
+                                                        const float (&Bs)[BK][BN], int tx, int ty,
+                                                        float (&acc)[TM]) {
+  // BEGIN EXERCISE: the 1D thread tile
+  // TODO: for each step k of the tile (0 .. BK - 1): read Bs[k][tx] into a register once, then
+  // add As[ty * TM + i][k] times it to acc[i] for each of the thread's TM rows i. Put
+  // #pragma unroll on both loops, so acc[i] stays a register.
+  // END EXERCISE
+}
+//! [tile1d_multiply]
+
+//! [tile1d_write]
+/// Writes the thread's TM results: `acc[i]` is C(row0 + ty * TM + i, col0 + tx), scaled as
+/// `alpha * acc + beta * C`; results outside the M x N matrix C are not written.
+template <int TM>
+__device__ __forceinline__ void thread_tile_1d_write(float* __restrict__ C, int M, int N, int row0,
+                                                     int col0, int tx, int ty, float alpha,
+                                                     const float (&acc)[TM], float beta) {
+  // BEGIN EXERCISE: write the TM results
+  // TODO: acc[i] belongs to row row0 + ty * TM + i and column col0 + tx of C. Write each with
+  // store_c (register_tiling_loads.cuh: it skips elements outside C and reads C only when
+  // beta != 0).
+  // END EXERCISE
+}
+//! [tile1d_write]
+
+//! [tile1d_launch]
+/// How thread_tile_1d_sgemm<BM, BN, BK, TM> launches its kernel on an M x N problem: one 1D block
+/// of (BM / TM) * BN threads per BM x BN tile of C, a grid of ceil(N / BN) x ceil(M / BM) blocks
+/// (x along the columns).
+template <int BM, int BN, int TM>
+course::Launch thread_tile_1d_launch(int M, int N) {
+  // BEGIN EXERCISE: thread_tile_1d_sgemm launch
+  // TODO: a course::Launch with a 1D block of (BM / TM) * BN threads and a grid of
+  // ceil(N / BN) x ceil(M / BM) blocks (x along the columns; count in long, N + BN - 1 may not
+  // fit an int).
+  course::not_implemented(
+      "thread_tile_1d_launch (exercises/07-register-tiling/thread_tile_1d_parts.cuh)");
+  // END EXERCISE
+}
+//! [tile1d_launch]
+
+}  // namespace lesson07

@@ -1,0 +1,89 @@
+// Lesson 07, step 2: a 2D thread tile. Every thread computes a TM x TN patch of C: at every step k
+// it reads TM values of A and TN values of B from shared memory into registers and adds their
+// outer product, TM * TN multiply-adds for TM + TN loads.
+//
+// exercises/07-register-tiling/thread_tile_2d_parts.cuh is yours: fill in each region between
+// "BEGIN EXERCISE" and "END EXERCISE". The kernel that calls these functions is given:
+// lessons/07-register-tiling/calls-yours/thread_tile_2d_sgemm.cu includes this file, so your
+// functions are compiled with the kernel and inlined into it. solutions/07-register-tiling/ holds
+// this file with the regions filled in. The contract is lessons/07-register-tiling/
+// register_tiling.hpp; the chapter, lessons/07-register-tiling/README.md, explains the ideas.
+// Row-major everywhere; x is the column, y the row.
+#pragma once
+
+#include "register_tiling_loads.cuh"  // store_c
+
+#include "common/launch.hpp"
+#include "common/todo.hpp"
+
+namespace lesson07 {
+
+//! [tile2d_multiply]
+/// Adds this step's tiles to the thread's TM x TN sums: `acc[i][j]` += row `ty * TM + i` of As
+/// times column `tx * TN + j` of Bs, over the BK values of k the tiles hold.
+/// \param As the block's BM x BK tile of A: As[m][k] is A(row0 + m, k0 + k)
+/// \param Bs its BK x BN tile of B: Bs[k][n] is B(k0 + k, col0 + n)
+/// \param tx the thread's column of threads: its columns are tx * TN .. tx * TN + TN - 1
+/// \param ty its row of threads: its rows are ty * TM .. ty * TM + TM - 1
+template <int BM, int BN, int BK, int TM, int TN>
+__device__ __forceinline__ void thread_tile_2d_multiply(const float (&As)[BM][BK],
+                                                        const float (&Bs)[BK][BN], int tx, int ty,
+                                                        float (&acc)[TM][TN]) {
+  // BEGIN EXERCISE: the outer product
+  // At step k: column k of the thread's TM rows of As and row k of its TN columns of Bs, into
+  // registers, then their outer product into acc. TM + TN shared loads, TM * TN FMAs.
+#pragma unroll
+  for (int k = 0; k < BK; ++k) {
+    float a[TM], b[TN];
+#pragma unroll
+    for (int i = 0; i < TM; ++i) a[i] = As[ty * TM + i][k];
+#pragma unroll
+    for (int j = 0; j < TN; ++j) b[j] = Bs[k][tx * TN + j];
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {
+#pragma unroll
+      for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    }
+  }
+  // END EXERCISE
+}
+//! [tile2d_multiply]
+
+//! [tile2d_write]
+/// Writes the thread's TM x TN results: `acc[i][j]` is C(row0 + ty * TM + i, col0 + tx * TN + j),
+/// scaled as `alpha * acc + beta * C`; results outside the M x N matrix C are not written.
+template <int TM, int TN>
+__device__ __forceinline__ void thread_tile_2d_write(float* __restrict__ C, int M, int N, int row0,
+                                                     int col0, int tx, int ty, float alpha,
+                                                     const float (&acc)[TM][TN], float beta) {
+  // BEGIN EXERCISE: write the TM x TN results
+  // acc[i][j] is C[row0 + ty * TM + i][col0 + tx * TN + j]; store_c skips elements outside C.
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+#pragma unroll
+    for (int j = 0; j < TN; ++j) {
+      store_c(C, M, N, row0 + ty * TM + i, col0 + tx * TN + j, alpha, acc[i][j], beta);
+    }
+  }
+  // END EXERCISE
+}
+//! [tile2d_write]
+
+//! [tile2d_launch]
+/// How thread_tile_2d_sgemm<BM, BN, BK, TM, TN> launches its kernel on an M x N problem: one 1D
+/// block of (BM / TM) * (BN / TN) threads per BM x BN tile of C, a grid of ceil(N / BN) x
+/// ceil(M / BM) blocks (x along the columns). vectorized_2d_sgemm launches the same way.
+template <int BM, int BN, int TM, int TN>
+course::Launch thread_tile_2d_launch(int M, int N) {
+  // BEGIN EXERCISE: thread_tile_2d_sgemm launch
+  // A 1D block of (BM / TM) * (BN / TN) threads per BM x BN tile of C, the grid as in step 1.
+  course::Launch l;
+  l.block = dim3((BM / TM) * (BN / TN));
+  l.grid = dim3(static_cast<unsigned>((static_cast<long>(N) + BN - 1) / BN),
+                static_cast<unsigned>((static_cast<long>(M) + BM - 1) / BM));
+  return l;
+  // END EXERCISE
+}
+//! [tile2d_launch]
+
+}  // namespace lesson07
