@@ -27,7 +27,7 @@ BOOK = Path(__file__).resolve().parent
 ROOT = BOOK.parent
 sys.path.insert(0, str(BOOK))
 import bookdata  # noqa: E402
-from bookdata import course  # noqa: E402
+from bookdata import records  # noqa: E402
 
 README = ROOT / "README.md"
 BLOCK = re.compile(r"^<!-- BEGIN GENERATED: (\w+)(?: [^\n]*)? -->\n(.*?)^<!-- END GENERATED: \1 -->$",
@@ -44,7 +44,10 @@ def wrap(text):
 
 def shown(path):
     path = Path(path).resolve()
-    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
+    try:
+        return path.relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def claim_block(gpus):
@@ -72,7 +75,7 @@ def results_block(gpus):
            "| # | lesson | headline kernel | M = N = K | % of cuBLAS | TFLOP/s (cuBLAS) "
            "| target of the reference solution | verdict |",
             "|---|---|---|---|---|---|---|---|"]
-    for lesson in course.lessons():
+    for lesson in records.lessons():
         lines = gpu.headline(lesson.num)
         target = bookdata.target_text(lesson)
         if not lines and not target:
