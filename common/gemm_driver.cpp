@@ -29,7 +29,9 @@ void add_sgemm_options(Cli& cli) {
             "time the headline kernel alone, unchecked, and nothing else: `make grade`'s speed");
 }
 
-bool headline_only(const Cli& cli) { return cli.on("headline-only"); }
+bool headline_only(const Cli& cli) {
+  return cli.on("headline-only");
+}
 
 GemmShape sgemm_shape_from(const Cli& cli) {
   const int size = static_cast<int>(cli.get("size"));
@@ -49,8 +51,8 @@ struct Precision {
   GemmShape ragged;      // the ragged check's shape
 };
 
-// The driver of both precisions: `check_fn(fn, shape, options)` and `bench(fn, M, N, K, timing)` are
-// check_sgemm / bench_sgemm_vs_cublas or their bf16 twins; `cublas(handle)` the baseline as a
+// The driver of both precisions: `check_fn(fn, shape, options)` and `bench(fn, M, N, K, timing)`
+// are check_sgemm / bench_sgemm_vs_cublas or their bf16 twins; `cublas(handle)` the baseline as a
 // kernel.
 template <typename Named, typename Check, typename Bench, typename Cublas>
 std::vector<SgemmResult> measure_kernels(const Cli& cli, const LessonId& lesson,

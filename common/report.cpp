@@ -176,7 +176,9 @@ JsonLine GemmMeasurement::json() const {
   return line;
 }
 
-void GemmMeasurement::print() const { json().print(); }
+void GemmMeasurement::print() const {
+  json().print();
+}
 
 JsonLine measurement_line(const std::string& lesson, const std::string& what) {
   JsonLine line;

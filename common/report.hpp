@@ -64,19 +64,19 @@ inline constexpr const char* kMeasurementSchema = "course.measurement/1";
 /// lesson program prints per kernel with `--json` (through measure_sgemm_kernels() and
 /// measure_bf16_kernels(), or print() directly), and what `make grade` reads its % of cuBLAS from.
 struct GemmMeasurement {
-  std::string lesson;         ///< the lesson's number, "03"
-  std::string kernel;         ///< the kernel's name, as in the lesson's table
-  int M = 0, N = 0, K = 0;    ///< the problem: C is M x N, the sum runs over K
-  double ms = 0;              ///< the kernel's median time, milliseconds
-  double spread = 0;          ///< (max - min) / median of its repetitions
-  double tflops = 0;          ///< 2 M N K / ms, in TFLOP/s
-  double cublas_ms = 0;       ///< cuBLAS's median time on the same inputs
-  double cublas_tflops = 0;   ///< cuBLAS's TFLOP/s
-  double pct_of_cublas = 0;   ///< 100 * cublas_ms / ms
-  bool checked = false;       ///< the kernel was checked against Eigen before it was timed
-  bool passed = false;        ///< ... and the check passed
-  bool headline = false;      ///< the lesson's headline kernel (`make grade`'s % of cuBLAS)
-  std::string gpu;            ///< the device's name
+  std::string lesson;              ///< the lesson's number, "03"
+  std::string kernel;              ///< the kernel's name, as in the lesson's table
+  int M = 0, N = 0, K = 0;         ///< the problem: C is M x N, the sum runs over K
+  double ms = 0;                   ///< the kernel's median time, milliseconds
+  double spread = 0;               ///< (max - min) / median of its repetitions
+  double tflops = 0;               ///< 2 M N K / ms, in TFLOP/s
+  double cublas_ms = 0;            ///< cuBLAS's median time on the same inputs
+  double cublas_tflops = 0;        ///< cuBLAS's TFLOP/s
+  double pct_of_cublas = 0;        ///< 100 * cublas_ms / ms
+  bool checked = false;            ///< the kernel was checked against Eigen before it was timed
+  bool passed = false;             ///< ... and the check passed
+  bool headline = false;           ///< the lesson's headline kernel (`make grade`'s % of cuBLAS)
+  std::string gpu;                 ///< the device's name
   std::string precision = "fp32";  ///< "fp32" or "bf16": of A, B and C
   double intensity = 0;  ///< FLOP per byte the kernel loads by design; 0: not stated (left out)
 

@@ -300,8 +300,7 @@ TEST_CASE("linear_thread_id, warp_of, lane_of: worked cases", "[cpu][task_4]") {
   }
 }
 
-TEST_CASE("emulated 2D launch: every record right, warps and lanes included",
-          "[cpu][task_4]") {
+TEST_CASE("emulated 2D launch: every record right, warps and lanes included", "[cpu][task_4]") {
   for (const Shape2D& s : kShapes2D) {
     const Emulation2D e = emulate_2d(s.width, s.height, s.block_x, s.block_y);
     const std::string diag = diagnose(e);

@@ -154,8 +154,7 @@ course::Bf16GemmFn config_fn(int index) {
 
 // ---- The fragments (CPU) -----------------------------------------------------------------------
 
-TEST_CASE("the A fragment: every element held once, where the PTX ISA puts it",
-          "[cpu][task_1]") {
+TEST_CASE("the A fragment: every element held once, where the PTX ISA puts it", "[cpu][task_1]") {
   check_known("a", lesson10::a_fragment_coord,
               {{0, 0, {0, 0}},
                {0, 1, {0, 1}},
@@ -174,8 +173,7 @@ TEST_CASE("the A fragment: every element held once, where the PTX ISA puts it",
   check_against("a", lesson10::kAFragment, lesson10::a_fragment_coord, ptx_a);
 }
 
-TEST_CASE("the B fragment: every element held once, where the PTX ISA puts it",
-          "[cpu][task_1]") {
+TEST_CASE("the B fragment: every element held once, where the PTX ISA puts it", "[cpu][task_1]") {
   check_known("b", lesson10::b_fragment_coord,
               {{0, 0, {0, 0}},
                {0, 1, {1, 0}},
@@ -188,8 +186,7 @@ TEST_CASE("the B fragment: every element held once, where the PTX ISA puts it",
   check_against("b", lesson10::kBFragment, lesson10::b_fragment_coord, ptx_b);
 }
 
-TEST_CASE("the C fragment: every element held once, where the PTX ISA puts it",
-          "[cpu][task_1]") {
+TEST_CASE("the C fragment: every element held once, where the PTX ISA puts it", "[cpu][task_1]") {
   check_known("c", lesson10::c_fragment_coord,
               {{0, 0, {0, 0}},
                {0, 1, {0, 1}},

@@ -84,8 +84,12 @@ bool is_todo(const std::string& text) {
   return text.find(course::kNotImplementedPrefix) != std::string::npos;
 }
 
-const Catch::TestCaseInfo& info_of(const Catch::TestCaseInfo& info) { return info; }
-const Catch::TestCaseInfo& info_of(const Catch::TestCaseInfo* info) { return *info; }
+const Catch::TestCaseInfo& info_of(const Catch::TestCaseInfo& info) {
+  return info;
+}
+const Catch::TestCaseInfo& info_of(const Catch::TestCaseInfo* info) {
+  return *info;
+}
 
 #if defined(COURSE_CATCH2_V3)
 using ListenerBase = Catch::EventListenerBase;
@@ -108,7 +112,9 @@ class ReportListener : public ListenerBase {
   }
 
 #if defined(COURSE_CATCH2_V3)
-  void assertionEnded(const Catch::AssertionStats& stats) override { record(stats); }
+  void assertionEnded(const Catch::AssertionStats& stats) override {
+    record(stats);
+  }
 #else
   bool assertionEnded(const Catch::AssertionStats& stats) override {
     record(stats);
@@ -154,7 +160,9 @@ class ReportListener : public ListenerBase {
   }
 
  private:
-  static bool skipped(const Catch::Counts& c) { return skipped_count(c) > 0 && c.failed == 0; }
+  static bool skipped(const Catch::Counts& c) {
+    return skipped_count(c) > 0 && c.failed == 0;
+  }
   static std::uint64_t skipped_count(const Catch::Counts& c) {
 #if defined(CATCH_VERSION_MAJOR) && \
     (CATCH_VERSION_MAJOR > 3 || (CATCH_VERSION_MAJOR == 3 && CATCH_VERSION_MINOR >= 3))
@@ -264,8 +272,8 @@ int main(int argc, char** argv) {
         ReportFile::get().write(run.add("skipped", why));
         Catch::Config& config = session.config();
         long count = 0;
-        for (const auto& test : Catch::filterTests(Catch::getAllTestCasesSorted(config),
-                                                   config.testSpec(), config)) {
+        for (const auto& test :
+             Catch::filterTests(Catch::getAllTestCasesSorted(config), config.testSpec(), config)) {
           const Catch::TestCaseInfo& info = test.getTestCaseInfo();
           ReportFile::get().write(course::JsonLine()
                                       .add("type", "case")
@@ -277,9 +285,11 @@ int main(int argc, char** argv) {
                                       .add_json("failures", "[]"));
           ++count;
         }
-        ReportFile::get().write(
-            course::JsonLine().add("type", "end").add("passed", 0L).add("failed", 0L).add(
-                "skipped", count));
+        ReportFile::get().write(course::JsonLine()
+                                    .add("type", "end")
+                                    .add("passed", 0L)
+                                    .add("failed", 0L)
+                                    .add("skipped", count));
       }
       return course::kExitSkipped;
     }
