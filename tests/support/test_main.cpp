@@ -12,7 +12,8 @@
 //    "catch2": "2.13.10"}                 first; with "skipped": "<reason>" when --gpu-min-cc
 //                                         found no usable GPU (then every test case the filters
 //                                         select follows as a "case" line with "skipped": true)
-//   {"type": "start", "name": "..."}      when a test case starts (a crash leaves it unfinished)
+//   {"type": "start", "name": "...", "tags": ["cpu", "task_1"]}
+//                                         when a test case starts (a crash leaves it unfinished)
 //   {"type": "case", "name": "...", "tags": ["cpu", "task_1"], "passed": false, "skipped": false,
 //    "todo": true, "assertions": {"passed": 3, "failed": 1}, "failures": [ ... ]}
 //                                         when it ends; "todo": a failure is a stub's
@@ -107,7 +108,10 @@ class ReportListener : public ListenerBase {
     failures_.clear();
     todo_ = false;
     if (ReportFile::get().on()) {
-      ReportFile::get().write(course::JsonLine().add("type", "start").add("name", info.name));
+      ReportFile::get().write(course::JsonLine()
+                                  .add("type", "start")
+                                  .add("name", info.name)
+                                  .add("tags", split_tags(info.tagsAsString())));
     }
   }
 

@@ -4,7 +4,8 @@ typed channel from the Catch2 programs to `make grade`. Nothing here reads Catch
 One JSON object per line: a "run" line first (with "schema": "course.test-report/1", and
 "skipped": reason when the GPU part could not run), a "start" line as each test case starts, a
 "case" line as it ends (name, tags, passed, skipped, todo, failures), an "end" line when the run
-ends. A test case with a "start" line and no "case" line was running when the program died.
+ends. A test case with a "start" line (its name and tags) and no "case" line was running when the
+program died.
 """
 
 import json
@@ -70,8 +71,9 @@ class Case:
         self.finished = True
 
     @classmethod
-    def unfinished(cls, name):
-        case = cls({"name": name})
+    def unfinished(cls, start):
+        """The test case of a "start" line that never ended: the program died in it."""
+        case = cls({"name": start.get("name", "?"), "tags": start.get("tags", [])})
         case.finished = False
         return case
 
@@ -126,7 +128,7 @@ def parse_report(text, where="the report"):
     for obj in objs[1:]:
         kind = obj.get("type")
         if kind == "start":
-            open_case = str(obj.get("name", "?"))
+            open_case = obj
         elif kind == "case":
             cases.append(Case(obj))
             open_case = None
