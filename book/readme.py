@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make readme: the README's measured figures, generated from book/data/ and lessons/manifest.txt.
+"""make readme: the README's measured figures, generated from book/data/ and the lessons' records.
 
     readme.py [--check] [--data DIR] [--readme FILE]
 
@@ -10,7 +10,8 @@ the data):
 - `claim`: one sentence, how close the last lesson's headline kernel comes to cuBLAS on the H100
   (the same sentence as the book's front page: bookdata.headline_claim);
 - `results`: per lesson, the headline kernel's % of cuBLAS and TFLOP/s at the target sizes, the
-  reference solution's target (lessons/manifest.txt) and whether the data meets it.
+  reference solution's target (the solution_target of lessons/NN-slug/lesson.toml) and whether
+  the data meets it.
 
 --check writes nothing; it exits 1, with the difference, when a block is not what the data gives
 (the `course.readme` test of `make test`). Standard library only.

@@ -141,6 +141,7 @@ class TaskResult:
     def __init__(self, task, status, cases, detail=None, todos=None, note=""):
         self.task, self.status, self.cases = task, status, cases
         self.detail, self.todos, self.note = detail or [], todos or [], note
+        self.todo_regions = False  # todos are regions still holding the stub, not failures
 
     @property
     def cpu_ran(self):
@@ -191,11 +192,12 @@ def task_results(lesson, parts, solution):
         elif broken:
             out.append(TaskResult(t, "failing", cases, [broken[0].reason]))
         elif skipped:
-            stubs = still_stubs(folder, t.regions)
-            if stubs:
-                todos = [(f"region '{r}'", f"exercises/{lesson.dir}/") for r in stubs]
-            out.append(TaskResult(t, "not started" if stubs else CPU_ONLY, cases, [], todos,
+            # Nothing of the task could run here: a region that still calls the stub's
+            # not_implemented says it is not started.
+            stubs = [(name, rel(path)) for name, path in still_stubs(folder, t.regions)]
+            out.append(TaskResult(t, "not started" if stubs else CPU_ONLY, cases, [], stubs,
                                   skip_note))
+            out[-1].todo_regions = bool(stubs)
         else:
             out.append(TaskResult(t, "skipped", cases, note="no test case of this task ran"))
     return out
@@ -348,8 +350,8 @@ def task_lines(result, limit=24):
             out.append(head)
         if tr.todos and tr.status in ("not started", "failing"):
             width = max(len(n) for n, _ in tr.todos)
-            out.append("    still TODO" + (" (they throw NOT IMPLEMENTED):"
-                                           if not tr.todos[0][0].startswith("region") else ":"))
+            out.append("    still TODO (" + ("these regions still call not_implemented):"
+                                            if tr.todo_regions else "they throw NOT IMPLEMENTED):"))
             out += [f"      {n.ljust(width)}  in {w}" for n, w in tr.todos]
     crashed = [p.reason for p in result.parts.values() if p.state == "crashed" and not p.cases]
     broken = [p.reason for p in result.parts.values() if p.state == "failing" and not p.cases]

@@ -71,6 +71,15 @@ def regions_of(folder):
 
 
 def still_stubs(folder, names):
-    """The regions among `names` that still call the stub's not_implemented (or COURSE_TODO)."""
-    found = regions_of(folder)
-    return [n for n in names if any(TODO_CALL.search(r) for r in found.get(n, []))]
+    """[(region, file)] of the regions among `names` that still call the stub's not_implemented
+    (or COURSE_TODO), in the order of `names`."""
+    found = {}
+    for path in source_files(folder):
+        try:
+            text = path.read_text(errors="replace")
+        except OSError:
+            continue
+        for name, inside in named_regions(text):
+            if TODO_CALL.search(inside):
+                found.setdefault(name, path)
+    return [(n, found[n]) for n in names if n in found]
