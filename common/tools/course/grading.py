@@ -451,10 +451,16 @@ def cmd_grade(args):
         if result.status == "not started":
             print(f"The stub is untouched: open exercises/{lesson.dir}/ and look for BEGIN EXERCISE."
                   f" make hint-{lesson.n} gives a hint for task {nxt.task.number if nxt else 1}.")
-        elif result.status == "failing":
+        elif result.status == "failing" and any(t.status == "failing" for t in result.tasks):
             task = f" for task {nxt.task.number}" if nxt else ""
             print(f"Read the first failure above: it says where and the likely cause. "
                   f"make hint-{lesson.n} gives a hint{task}.")
+        elif result.status == "failing":
+            if nxt is not None:
+                print(f"Task {nxt.task.number} ({nxt.task.title}) is next: make hint-{lesson.n} "
+                      f"gives a hint for it.")
+            else:
+                print("Read what went wrong above.")
         elif result.status == "skipped":
             print(f"Nothing of lesson {lesson.num} runs on this machine: {result.gpu_reason}.")
         elif result.status == CPU_ONLY:
