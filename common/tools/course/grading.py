@@ -125,13 +125,15 @@ def todo_names(cases):
     return found
 
 
-def case_lines(case):
-    """A failing test case as a person reads it: its name, then each failure."""
+def case_lines(case, most=3):
+    """A failing test case as a person reads it: its name, then its first `most` failures."""
     out = [f"\"{case.name}\""]
-    for f in case.failures:
-        if f.todo:
-            continue
+    failures = [f for f in case.failures if not f.todo]
+    for f in failures[:most]:
         out += ["  " + l for l in f.lines()]
+    if len(failures) > most:
+        out.append(f"  ... and {len(failures) - most} more failed check"
+                   f"{'s' if len(failures) - most > 1 else ''} in this test case")
     return out
 
 
