@@ -38,6 +38,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -85,11 +86,14 @@ bool is_todo(const std::string& text) {
   return text.find(course::kNotImplementedPrefix) != std::string::npos;
 }
 
-const Catch::TestCaseInfo& info_of(const Catch::TestCaseInfo& info) {
-  return info;
-}
-const Catch::TestCaseInfo& info_of(const Catch::TestCaseInfo* info) {
-  return *info;
+// TestCaseStats::testInfo: a TestCaseInfo in Catch2 2.x, a pointer to one in 3.x.
+template <typename Info>
+const Catch::TestCaseInfo& info_of(const Info& info) {
+  if constexpr (std::is_pointer_v<Info>) {
+    return *info;
+  } else {
+    return info;
+  }
 }
 
 #if defined(COURSE_CATCH2_V3)
