@@ -690,6 +690,27 @@ class Grading(Base):
                       "        alpha_fn_twice  in exercises/01-alpha/alpha.cpp", out)
         self.assertIn("Task 2 (twice the answer) is next: make hint-1 gives a hint for it.", out)
 
+    @unittest.skipUnless(HAVE_GIT, "git is not installed")
+    def test_a_region_as_shipped_is_not_started_where_its_tests_cannot_run(self):
+        # A stub region that calls nothing (device code, say): without a GPU, only the course's
+        # own version of the region (from git) tells that it is untouched.
+        quiet = STUB.replace('  course::not_implemented("{fn}_twice (exercises/{dir}/{slug}.cpp)");\n',
+                             "  return 0;\n")
+        self.c.fill("01", quiet)
+        self.c.git("-c", "init.defaultBranch=main", "init", "-q")
+        self.c.commit_all("the course")
+        self.c.fill("01", quiet.replace("  course::not_implemented(\"{fn} (", "  return 42;  // (")
+                    .replace("// TODO: return 42.", ""))
+        rc, out, _ = self.c.run("grade", "1")
+        self.assertIn("task 1 the answer: CPU part passed; GPU part not run", out)
+        self.assertIn("task 2 twice the answer: not started", out)
+        self.assertIn("still TODO (these regions are as the course shipped them):", out)
+        self.c.edit(self.c.exercise("01"), "  return 0;\n", "  return 84;\n")
+        rc, out, _ = self.c.run("grade", "1")
+        self.assertIn("task 2 twice the answer: written; its tests need the GPU part, not run here",
+                      out)
+        self.assertIn("CPU part passed; GPU part not run", out)
+
     def test_a_crash_is_a_failure_not_a_traceback(self):
         self.c.fill("02", CRASHY)
         rc, out, err = self.c.run("grade", "2")

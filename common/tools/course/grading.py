@@ -8,7 +8,8 @@ A task is
 - failing when one failed for a reason other than a stub (NOT IMPLEMENTED), when the grader died
   during one, or when some passed while others still hit a stub;
 - not started when every one that ran hit a stub, or, when none could run here (no GPU), while
-  one of its regions still calls the stub's not_implemented;
+  one of its regions still calls the stub's not_implemented or all of them are as the course
+  shipped them (from git, as `make reset-N` would restore them);
 - "CPU part passed" (CPU_ONLY) when all that ran passed, or its regions are written, and its GPU
   test cases could not run here: never a pass.
 The lesson: passed when every task passed; failing when one fails; not started when none has
@@ -24,7 +25,7 @@ from pathlib import Path
 from . import measurements, records
 from .building import build_targets, lesson_targets
 from .progress import CPU_ONLY, Progress, progress_bar
-from .regions import still_stubs
+from .regions import named_regions, regions_of, still_stubs
 from .report import ReportError, read_report
 from .util import ROOT, SOURCE_SUFFIXES, paint, rel, run, signal_name
 
@@ -144,6 +145,7 @@ class TaskResult:
         self.task, self.status, self.cases = task, status, cases
         self.detail, self.todos, self.note = detail or [], todos or [], note
         self.todo_regions = False  # todos are regions still holding the stub, not failures
+        self.untouched = False  # ... regions exactly as the course shipped them
 
     @property
     def cpu_ran(self):
@@ -166,6 +168,7 @@ def task_results(lesson, parts, solution):
     folder = ROOT / ("solutions" if solution else "exercises") / lesson.dir
     broken = [p for p in parts.values() if p.state in ("failing", "crashed") and not p.cases]
     skip_note = next((p.reason for p in parts.values() if p.state == "skipped"), "")
+    shipped, mine = None, {n: "\n".join(r) for n, r in regions_of(folder).items()}
     out = []
     for t in lesson.tasks:
         cases = by_task[t.number]
@@ -195,14 +198,36 @@ def task_results(lesson, parts, solution):
             out.append(TaskResult(t, "failing", cases, [broken[0].reason]))
         elif skipped:
             # Nothing of the task could run here: a region that still calls the stub's
-            # not_implemented says it is not started.
+            # not_implemented, or regions all as the course shipped them, say it is not started.
             stubs = [(name, rel(path)) for name, path in still_stubs(folder, t.regions)]
+            if not stubs and not solution and shipped is None:
+                shipped = shipped_regions(lesson)
+            untouched = not stubs and not solution and shipped and all(
+                shipped.get(r) is not None and shipped.get(r) == mine.get(r) for r in t.regions)
+            if untouched:
+                stubs = [(r, f"exercises/{lesson.dir}/") for r in t.regions]
             out.append(TaskResult(t, "not started" if stubs else CPU_ONLY, cases, [], stubs,
                                   skip_note))
             out[-1].todo_regions = bool(stubs)
+            out[-1].untouched = untouched
         else:
             out.append(TaskResult(t, "skipped", cases, note="no test case of this task ran"))
     return out
+
+
+def shipped_regions(lesson):
+    """{region name: its text} of the lesson's exercise as the course shipped it (from git, as
+    `make reset-N` restores it), or {} when git cannot say."""
+    from .reset import GitError, pristine  # git is needed only here
+    try:
+        _, _, files = pristine(lesson)
+    except GitError:
+        return {}
+    out = {}
+    for name, data in files.items():
+        for region, inside in named_regions(data.decode(errors="replace")):
+            out.setdefault(region, []).append(inside)
+    return {n: "\n".join(r) for n, r in out.items()}
 
 
 # ---- a lesson ----------------------------------------------------------------------------------
@@ -352,8 +377,10 @@ def task_lines(result, limit=24):
             out.append(head)
         if tr.todos and tr.status in ("not started", "failing"):
             width = max(len(n) for n, _ in tr.todos)
-            out.append("    still TODO (" + ("these regions still call not_implemented):"
-                                            if tr.todo_regions else "they throw NOT IMPLEMENTED):"))
+            out.append("    still TODO (" + (
+                "these regions are as the course shipped them):" if tr.untouched else
+                "these regions still call not_implemented):" if tr.todo_regions else
+                "they throw NOT IMPLEMENTED):"))
             out += [f"      {n.ljust(width)}  in {w}" for n, w in tr.todos]
     crashed = [p.reason for p in result.parts.values() if p.state == "crashed" and not p.cases]
     broken = [p.reason for p in result.parts.values() if p.state == "failing" and not p.cases]
