@@ -16,7 +16,13 @@ here:
   the other kinds (lesson 02's "launch" lines, say) are kept but not charted;
 - `make bench` writes a first line {"meta": true, "gpu", "sm_count", "sm_clock_mhz", "driver",
   "cuda", "date", ...} describing the run, measures each kernel at several sizes and adds "size"
-  and "build" to every line.
+  and "build" to every line: "solution" (the reference solution) or "mine" (the learner's
+  exercise).
+
+book/data/*.jsonl are the committed files, the reference solutions on the course's GPUs (the H100
+is the reference GPU of the targets; any number of others may sit beside it). book/data/mine/*.jsonl
+are the learner's own: `make bench MINE=1` writes them there, one per GPU, never committed, with the
+learner's kernels ("build": "mine") and the reference solution timed in the same run.
 
 Standard library only: build.py runs under any Python 3, charts.py under one with matplotlib.
 """
@@ -67,11 +73,18 @@ def slug(text):
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
-class GpuData:
-    """One data file: one GPU."""
+def build_of(line):
+    return str(line.get("build", "solution"))
 
-    def __init__(self, path):
+
+class GpuData:
+    """One data file: one GPU. `build` picks the kernels read from it: "solution" (the reference
+    solutions, what the committed files hold) or "mine" (the learner's, in book/data/mine/)."""
+
+    def __init__(self, path, build="solution"):
         self.path = path
+        self.build = build
+        self.mine = build == "mine"
         self.stem = slug(path.stem)
         try:
             self.rel = path.resolve().relative_to(ROOT).as_posix()
@@ -98,11 +111,11 @@ class GpuData:
         # A lesson's own kinds of measurement, in the order printed: {(lesson, what): [lines]}.
         self.extras = {}
         for l in self.lines:
-            if "what" in l and l["lesson"] != "01":
+            if "what" in l and l["lesson"] != "01" and build_of(l) == build:
                 self.extras.setdefault((l["lesson"], str(l["what"])), []).append(l)
         gemm = []
         for i, l in enumerate(self.lines):
-            if measurements.is_gemm(l):
+            if measurements.is_gemm(l) and build_of(l) == build:
                 gemm.append((order.get(l["lesson"], len(order)), i, l))
         # Course order: by lesson (manifest order), then in the order the program printed them.
         self.all_sizes = [l for _, _, l in sorted(gemm, key=lambda t: (t[0], t[1]))]
@@ -148,29 +161,115 @@ class GpuData:
     def for_lesson(self, num):
         return [l for l in self.gemm if l["lesson"] == num]
 
-    def headline(self, num):
-        """The figures of lesson `num`'s headline kernel: its lines (the reference solution's, the
-        one the program marks "headline") at the TARGET_SIZES of its precision that the data
-        has, smallest first; [] when there are none. Each line has "tflops", "pct_of_cublas",
-        "cublas_tflops", "ms" and the shape. The README's table, the front page and the book's
-        claims all take their figures from here."""
-        lines = [l for l in self.all_sizes if l["lesson"] == num and l.get("headline")
-                 and l.get("build", "solution") == "solution"]
+    def headline(self, num, any_size=False):
+        """The figures of lesson `num`'s headline kernel: its lines (the reference solution's, or
+        the learner's in a "mine" view; the one the program marks "headline") at the TARGET_SIZES
+        of its precision that the data has, smallest first; [] when there are none. Each line has
+        "tflops", "pct_of_cublas", "cublas_tflops", "ms" and the shape. The README's table, the
+        front page and the book's claims all take their figures from here. With any_size, a
+        lesson measured at none of the target sizes gives its largest size instead."""
+        lines = [l for l in self.all_sizes if l["lesson"] == num and l.get("headline")]
         out = []
         for size in TARGET_SIZES.get(precision_of(lines[0]), ()) if lines else ():
             at = [l for l in lines if int(l["M"]) == int(l["N"]) == int(l["K"]) == size]
             if at:
                 out.append(at[0])
+        if not out and lines and any_size:
+            out = [max(lines, key=lambda l: int(l["M"]) * int(l["N"]) * int(l["K"]))]
         return out
+
+    def at_shape(self, num, kernel, like):
+        """Lesson `num`'s line of `kernel` at the shape of the line `like`, or None."""
+        return next((l for l in self.all_sizes if l["lesson"] == num and l["kernel"] == kernel
+                     and (l["M"], l["N"], l["K"]) == (like["M"], like["N"], like["K"])), None)
+
+    # ---- the ceilings lesson 01 measured, and the ridge point ------------------------------------
+
+    def bandwidth(self):
+        """The measured device-to-device copy bandwidth, TB/s (= TFLOP/s per FLOP/byte), or None."""
+        copy = self.ceilings.get("copy_bandwidth")
+        return float(copy["value"]) / 1e3 if copy and copy.get("value") else None
+
+    def compute_ceiling(self, precision):
+        """(TFLOP/s, where it comes from) of the compute roof for `precision`: lesson 01's measured
+        cuBLAS SGEMM for FP32, else the fastest cuBLAS timed beside this file's kernels of that
+        precision; (None, None) when the data has neither."""
+        ceiling = self.ceilings.get(CEILING_WHAT.get(precision, ""))
+        if ceiling and ceiling.get("value"):
+            return float(ceiling["value"]), "cuBLAS (lesson 01)"
+        cub = [float(l["cublas_tflops"]) for l in self.ladder()
+               if precision_of(l) == precision and l.get("cublas_tflops")]
+        return (max(cub), "cuBLAS (beside the kernels)") if cub else (None, None)
+
+    def ridge(self, precision):
+        """The measured ridge point, FLOP/byte: the compute ceiling over the copy bandwidth."""
+        p, _ = self.compute_ceiling(precision)
+        bw = self.bandwidth()
+        return p / bw if p and bw else None
 
 
 def load(data_dir):
+    """The committed files: one GpuData per GPU, the reference solutions' measurements."""
     return [GpuData(p) for p in sorted(Path(data_dir).glob("*.jsonl"))]
+
+
+MINE_DIR = "mine"
+
+
+def load_mine(data_dir):
+    """The learner's files, DATA/mine/*.jsonl (`make bench MINE=1`): per file, a pair (mine, same)
+    of views of it, the learner's kernels and the reference solution timed in the same run."""
+    return [(GpuData(p, build="mine"), GpuData(p, build="solution"))
+            for p in sorted((Path(data_dir) / MINE_DIR).glob("*.jsonl"))]
 
 
 def reference_gpu(gpus):
     """The data of the course's reference GPU, the H100 (the first file named for one), or None."""
     return next((g for g in gpus if "h100" in g.stem), None)
+
+
+def ordered(gpus):
+    """The GPUs in the order the book shows them: the reference GPU (the H100) first, then those
+    with GEMM measurements, then by name."""
+    return sorted(gpus, key=lambda g: ("h100" not in g.stem, not g.gemm, g.stem))
+
+
+def short_name(name):
+    """What prose calls a GPU after naming it in full: "H100" for "NVIDIA H100 80GB HBM3"."""
+    short = re.sub(r"^NVIDIA\s+", "", name)
+    short = re.sub(r"[\s-]+(\d+\s*GB|SXM\d*|PCIe|HBM\w*|NVL)\b.*$", "", short, flags=re.I)
+    return short or name
+
+
+def short_names(gpus):
+    """{full name: short name} for `gpus`, the full names where two short ones would clash."""
+    names = list(dict.fromkeys(g.gpu for g in gpus))
+    shorts = [short_name(n) for n in names]
+    return {n: (s if shorts.count(s) == 1 else n) for n, s in zip(names, shorts)}
+
+
+COMPARED = re.compile(r"^(.*) \(lesson (\d+)\)$")
+
+
+def kernel_identity(line):
+    """(lesson, kernel) of the kernel a line measures: "tuned_tiled_sgemm (lesson 06)" timed again
+    in lesson 07 is lesson 06's tuned_tiled_sgemm."""
+    m = COMPARED.match(str(line["kernel"]))
+    return (m.group(2).zfill(2), m.group(1)) if m else (line["lesson"], str(line["kernel"]))
+
+
+def design_intensity(line, gpus):
+    """The kernel's arithmetic intensity by design (FLOP per byte it loads from device memory):
+    its line's "intensity", else that of the same kernel in any file of `gpus` (it is the kernel's,
+    not the GPU's); None when no file records it."""
+    if line.get("intensity"):
+        return float(line["intensity"])
+    key = kernel_identity(line)
+    for g in gpus:
+        for l in g.all_sizes:
+            if l.get("intensity") and kernel_identity(l) == key:
+                return float(l["intensity"])
+    return None
 
 
 # ---- figures in prose ----------------------------------------------------------------------------

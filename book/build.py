@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """make book: the offline HTML book of the course, with Doxygen.
 
-    build.py [--out DIR] [--check]
+    build.py [--out DIR] [--data DIR] [--check]
 
 Reads the lessons from lessons/manifest.txt and writes, under DIR (default: book/):
 
-  DIR/generated/figures/   the charts, drawn from book/data/*.jsonl by charts.py (matplotlib)
+  DIR/generated/figures/   the charts, drawn from book/data/*.jsonl (and yours, book/data/mine/)
+                           by charts.py (matplotlib); --data reads another folder
   DIR/generated/pages/     the pages Doxygen reads: the front page, one copy of each chapter
                            (lessons/NN-slug/README.md) with navigation, a table of contents, the
                            reference-solution snippets and the hints folded into "show" sections,
@@ -33,6 +34,7 @@ BOOK = Path(__file__).resolve().parent
 ROOT = BOOK.parent
 sys.path.insert(0, str(BOOK))
 import bookdata  # noqa: E402
+import compare  # noqa: E402
 from bookdata import CEILING_NAMES, ceilings_sentence, fmt, records  # noqa: E402
 from course import hints as course_hints  # noqa: E402  (the hints of a lesson, task by task)
 from course.util import rel  # noqa: E402
@@ -325,19 +327,62 @@ def hints_section(lesson, page):
     return count
 
 
-def measured_section(lesson, charts, page, images):
+def measured_section(lesson, charts, page, images, gpus, mines):
+    """The chapter's "Measured" section: its charts, and, with several GPUs in book/data/ or the
+    learner's own measurements in book/data/mine/, the sentences that compare them (compare.py).
+    With one GPU and none of the learner's, the charts only."""
+    side = charts.get("compare") or {}
+    side_fig = side.get("lessons", {}).get(lesson.num)
     figs = [fig for g in charts["gpus"] for fig in g["lessons"].get(lesson.num, [])]
-    if not figs:
+    if side_fig:  # the kernels side by side replace each GPU's own chart of them
+        figs = [side_fig] + [f for f in figs if f.get("kind") != "kernels"]
+    several = len(gpus) > 1
+    prose = compare.gpus_paragraphs(lesson.num, gpus) if several else []
+    table = []
+    if lesson.num == "01" and several:
+        table = compare.ceilings_table(gpus)
+        text = compare.ceilings_paragraph(gpus)
+        prose = [text] if text else []
+    yours = [t for t in (compare.mine_paragraph(lesson, m, same, gpus) for m, same in mines) if t]
+    if lesson.num == "01":
+        for m, _ in mines:
+            if m.ceilings:
+                r = m.ridge("fp32")
+                yours.append(f"**Your GPU.** `make bench MINE=1` measured on your {m.gpu}: "
+                             f"{ceilings_sentence(m)}"
+                             + (f"; its ridge point is {compare.intensity_text(r)} FLOP/byte"
+                                if r else "") + f" (`{m.rel}`).")
+    if not figs and not prose and not table and not yours:
         return
     page.add("\n## Measured\n")
-    page.add("What the lesson program measured (`--json`) on a GPU, as committed in `book/data/`; "
-             "\\ref results has the whole ladder and the rooflines.\n")
-    for fig in figs:
+    if not several and not yours:
+        page.add("What the lesson program measured (`--json`) on a GPU, as committed in "
+                 "`book/data/`; \\ref results has the whole ladder and the rooflines.\n")
+    else:
+        page.add("What the lesson program measured (`--json`)"
+                 + ((" on each GPU" if several else " on a GPU") + ", as committed in "
+                    "`book/data/`" if gpus else "")
+                 + (", and your own kernels, from `make bench MINE=1` (in `book/data/mine/`, "
+                    "which git ignores)" if mines else "")
+                 + "; \\ref results has the whole ladder and the rooflines.\n")
+    for line in table:
+        page.add(line)
+    if table:
+        page.add("")
+    shown = figs[:1] if side_fig else []
+    for fig in shown:
         page.add(f'\\image html {fig["file"]} "{ref_text(fig["caption"])}"\n')
         images.append(fig["file"])
+    for text in prose:
+        page.add(text + "\n")
+    for fig in figs[len(shown):]:
+        page.add(f'\\image html {fig["file"]} "{ref_text(fig["caption"])}"\n')
+        images.append(fig["file"])
+    for text in yours:
+        page.add(text + "\n")
 
 
-def chapter_page(lesson, prev, nxt, titles, charts, book):
+def chapter_page(lesson, prev, nxt, titles, charts, book, gpus, mines):
     rel = f"lessons/{lesson.dir}/README.md"
     text = (ROOT / rel).read_text()
     page = Page(f"{lesson.dir}.md")
@@ -350,7 +395,7 @@ def chapter_page(lesson, prev, nxt, titles, charts, book):
     snippets, images = [], []
     transform_chapter(lesson, text, rel, page, snippets)
     images += re.findall(r"\\image\s+html\s+(\S+)", text)
-    measured_section(lesson, charts, page, images)
+    measured_section(lesson, charts, page, images, gpus, mines)
     hints = hints_section(lesson, page)
     page.add("")
     page.add(nav(lesson, prev, nxt, titles))
@@ -388,21 +433,34 @@ def front_page(lessons, titles, charts, gpus, project, book):
         elif line.strip() == "@@CLAIM@@":
             page.add(bookdata.headline_claim(gpus))
         elif line.strip() == "@@LADDER@@":
+            side = (charts.get("compare") or {}).get("ladder")
             ordered = front_order(charts)
             figs, imgs = figure_lines(ordered, "ladder")
+            if side:
+                figs = [f'\\image html {side["file"]} "{ref_text(side["caption"])}"\n']
+                imgs = [side["file"]]
             images += imgs
             if not figs:
                 page.add("No measured results are committed yet (`book/data/` is empty).")
             else:
                 page.add("Every kernel of the course as a percentage of cuBLAS on the same GPU, in "
-                         "the same process, in course order. The rooflines and the numbers are in "
-                         "\\ref results.\n")
+                         "the same process, in course order"
+                         + (", one bar per GPU" if side and len(gpus) > 1 else "")
+                         + (" and one for your own kernels (`make bench MINE=1`)"
+                            if side and any(s["kind"] == "yours" for s in
+                                            charts["compare"]["series"]) else "")
+                         + ". The rooflines and the numbers are in \\ref results.\n")
                 by_stem = {g.stem: g for g in gpus}
                 for g in ordered:
                     gpu = by_stem.get(g["stem"])
                     if gpu and gpu.ceilings:
                         page.add(f"The ceilings lesson 01 measured on the {gpu.gpu}: "
                                  f"{ceilings_sentence(gpu)}.\n")
+                if side and len(gpus) > 1:
+                    text = compare.ceilings_paragraph(gpus)
+                    if text:
+                        page.add(text + " Each chapter's \"Measured\" section says which of its "
+                                 "kernels that moves, and by how much.\n")
                 for f in figs:
                     page.add(f)
         elif line.strip() == "@@MORE@@":
@@ -423,16 +481,50 @@ def front_order(charts):
                                                  g["stem"]))
 
 
-def results_page(gpus, charts, book):
+def results_page(gpus, charts, book, mines=()):
     page = Page("results.md")
     page.add("# Measured results {#results}\n")
-    page.add("Every number here comes from the committed files in `book/data/`, one per GPU, as the "
-             "lesson programs print them with `--json` (`make gpu-check` on a GPU machine collects "
-             "them). The charts are redrawn each time the book is built. Timings from different "
-             "GPUs are not comparable, so each file gets its own charts.\n")
+    side = charts.get("compare")
+    if not side:
+        page.add("Every number here comes from the committed files in `book/data/`, one per GPU, "
+                 "as the lesson programs print them with `--json` (`make gpu-check` on a GPU "
+                 "machine collects them). The charts are redrawn each time the book is built. "
+                 "Timings from different GPUs are not comparable, so each file gets its own "
+                 "charts.\n")
+    else:
+        page.add("Every number here comes from the committed files in `book/data/`, one per GPU, "
+                 "as the lesson programs print them with `--json` (`make gpu-check` on a GPU "
+                 "machine collects them)"
+                 + (", and from your own in `book/data/mine/` (`make bench MINE=1`, which git "
+                    "ignores)" if mines else "")
+                 + ". The charts are redrawn each time the book is built. First the GPUs side by "
+                 "side, each kernel against cuBLAS on its own GPU and each GPU under its own "
+                 "roofs; then each file on its own.\n")
     if not gpus:
         page.add("No data file is committed yet.")
     images = []
+    if side:
+        page.add("## Side by side\n")
+        table = compare.ceilings_table(gpus)
+        if table:
+            page.add("### The ceilings (lesson 01)\n")
+            for line in table:
+                page.add(line)
+            page.add("")
+            text = compare.ceilings_paragraph(gpus)
+            if text:
+                page.add(text + "\n")
+        if side.get("ladder"):
+            page.add("### The ladder\n")
+            page.add(f'\\image html {side["ladder"]["file"]} '
+                     f'"{ref_text(side["ladder"]["caption"])}"\n')
+            images.append(side["ladder"]["file"])
+        for r in side.get("rooflines", []):
+            page.add(f"### The {r['label']} roofline\n")
+            page.add(f'\\image html {r["file"]} "{ref_text(r["caption"])}"\n')
+            images.append(r["file"])
+    for mine, same in mines:
+        your_kernels(page, mine, same, gpus)
     by_stem = {g["stem"]: g for g in charts["gpus"]}
     for gpu in gpus:
         c = by_stem[gpu.stem]
@@ -469,7 +561,8 @@ def results_page(gpus, charts, book):
             page.add("|---|---|---|---|---|---|---|---|---|")
             for l in gpu.all_sizes:
                 check = "-" if not l.get("checked") else ("passed" if l.get("passed") else "FAILED")
-                inten = (f"{fmt(l['intensity'])} (the kernel's)" if l.get("intensity")
+                x = bookdata.design_intensity(l, gpus)
+                inten = (f"{fmt(x)} (the kernel's)" if x
                          else f"{bookdata.problem_intensity(l):.0f} (the problem's)")
                 head = " (headline)" if l.get("headline") else ""
                 page.add(f"| \\ref lesson{l['lesson']} \"{l['lesson']}\" | `{l['kernel']}`{head} | "
@@ -479,6 +572,37 @@ def results_page(gpus, charts, book):
             page.add("")
     book["results"] = {"images": images}
     return page
+
+
+def your_kernels(page, mine, same, gpus):
+    """The results page's table of the learner's kernels from one book/data/mine/ file, each next
+    to the reference solution at the same shape: from the same run, else a committed file of the
+    same GPU."""
+    page.add(f"## Yours, on your {mine.gpu}\n")
+    m = mine.meta
+    page.add(f"From `{mine.rel}`, written by `make bench MINE=1`"
+             + (f" on {m['date']}" if m.get("date") else "") + "; git ignores it. Each of your "
+             "kernels beside the reference solution at the same size: timed in the same run, or, "
+             "where that run did not time it, from a committed file of the same GPU.\n")
+    if not mine.all_sizes:
+        page.add("It holds no measurement of your kernels yet.\n")
+        return
+    committed = next((g for g in gpus if g.gpu == mine.gpu), None)
+    page.add("| lesson | kernel | M × N × K | yours: TFLOP/s | % of cuBLAS | check "
+             "| reference: TFLOP/s | % of cuBLAS | from |")
+    page.add("|---|---|---|---|---|---|---|---|---|")
+    for l in mine.all_sizes:
+        ref, where = same.at_shape(l["lesson"], l["kernel"], l), "the same run"
+        if ref is None and committed is not None:
+            ref, where = committed.at_shape(l["lesson"], l["kernel"], l), f"`{committed.rel}`"
+        check = "-" if not l.get("checked") else ("passed" if l.get("passed") else "FAILED")
+        head = " (headline)" if l.get("headline") else ""
+        page.add(f"| \\ref lesson{l['lesson']} \"{l['lesson']}\" | `{l['kernel']}`{head} | "
+                 f"{l['M']} × {l['N']} × {l['K']} | {fmt(l.get('tflops'))} | "
+                 f"{fmt(l.get('pct_of_cublas'), 1)}% | {check} | "
+                 + (f"{fmt(ref.get('tflops'))} | {fmt(ref.get('pct_of_cublas'), 1)}% | {where} |"
+                    if ref else "not measured on this GPU | | |"))
+    page.add("")
 
 
 def header_brief(path):
@@ -601,6 +725,7 @@ def build(out, data):
 
     lessons = records.lessons()
     gpus = bookdata.load(data)
+    mines = bookdata.load_mine(data)
 
     py, mpl, tried = matplotlib_python()
     r = subprocess.run([py, str(BOOK / "charts.py"), str(gen / "figures"), "--data", str(data)],
@@ -616,13 +741,14 @@ def build(out, data):
     titles = {l.num: chapter_title(l) for l in lessons}
     headers = sorted((ROOT / "common").glob("*.hpp"))
     book = {"project": project, "lessons": [l.num for l in lessons], "chapters": [],
-            "charts": charts, "doxygen": ".".join(map(str, version))}
+            "charts": charts, "doxygen": ".".join(map(str, version)), "data": str(data),
+            "gpus": [g.gpu for g in bookdata.ordered(gpus)], "mine": [m.gpu for m, _ in mines]}
     pages = [front_page(lessons, titles, charts, gpus, project, book)]
     for i, l in enumerate(lessons):
         prev = lessons[i - 1] if i > 0 else None
         nxt = lessons[i + 1] if i + 1 < len(lessons) else None
-        pages.append(chapter_page(l, prev, nxt, titles, charts, book))
-    pages.append(results_page(gpus, charts, book))
+        pages.append(chapter_page(l, prev, nxt, titles, charts, book, gpus, mines))
+    pages.append(results_page(gpus, charts, book, mines))
     pages.append(harness_page(headers))
     for p in pages:
         p.write(gen / "pages")

@@ -6,6 +6,10 @@ Writes into OUT_DIR, for each data file (one GPU):
   chart-ladder-<gpu>.svg            % of cuBLAS per kernel, in course order
   chart-roofline-<prec>-<gpu>.svg   the roofline per precision, each kernel placed on it
   chart-lesson<NN>-<gpu>.svg        the kernels of one lesson side by side (TFLOP/s)
+and, when there is more than one series to show (two GPUs or more, or yours in DIR/mine/):
+  chart-ladder-compare.svg          the ladder with a bar per GPU (and yours) for each kernel
+  chart-roofline-<prec>-compare.svg every GPU's roofs, ridge and kernels on one roofline
+  chart-lesson<NN>-compare.svg      a lesson's kernels with a bar per GPU (and yours)
 and charts.json, which lists the figures with their captions for book/build.py.
 
 A file without GEMM measurements still gets its ladder, drawn as an honest "no measurements yet"
@@ -23,6 +27,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.lines  # noqa: E402
 import matplotlib.patches  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 
@@ -127,7 +132,10 @@ def ladder(gpu, out):
     return {"file": name, "empty": False, "caption": caption}
 
 
-def roofline(gpu, precision, out):
+def roofline(gpu, precision, out, gpus=None):
+    """`gpus`: every file, where a kernel's design intensity is looked up when its own line has
+    none (it is the kernel's, not the GPU's)."""
+    gpus = gpus or [gpu]
     name = bookdata.roofline_figure(gpu, precision)
     label = bookdata.precision_label(precision)
     copy = gpu.ceilings.get("copy_bandwidth")
@@ -147,7 +155,8 @@ def roofline(gpu, precision, out):
         p_peak = None
         p_what = "cuBLAS (beside the kernels)"
 
-    xs = [float(l.get("intensity") or bookdata.problem_intensity(l)) for l in kernels]
+    design = [bookdata.design_intensity(l, gpus) for l in kernels]
+    xs = [d or bookdata.problem_intensity(l) for d, l in zip(design, kernels)]
     xmin = min([0.05] + [x / 3 for x in xs])
     xmax = max([2000.0] + [x * 3 for x in xs])
     fig, ax = plt.subplots(figsize=(9, 5.6))
@@ -180,11 +189,11 @@ def roofline(gpu, precision, out):
     elif bw_meas:
         roof(bw_meas, None, color=DARK, linewidth=2, label=f"copy {bw_meas * 1e3:.0f} GB/s")
 
-    own = [l for l in kernels if l.get("intensity")]
-    problem = [l for l in kernels if not l.get("intensity")]
-    for i, (l, x) in enumerate(zip(kernels, xs)):
+    own = [l for l, d in zip(kernels, design) if d]
+    problem = [l for l, d in zip(kernels, design) if not d]
+    for i, (l, x, d) in enumerate(zip(kernels, xs, design)):
         c = PALETTE[i % len(PALETTE)]
-        filled = bool(l.get("intensity"))
+        filled = bool(d)
         ax.scatter([x], [float(l["tflops"])], s=64, zorder=3, linewidths=1.8,
                    facecolors=c if filled else "none", edgecolors=c,
                    label=f"{l['lesson']} {l['kernel']}: {float(l['tflops']):.2f} TFLOP/s, "
@@ -385,11 +394,314 @@ EXTRA_CHARTS = {"occupancy": occupancy_chart, "occupancy_sweep": sweep_chart,
 
 def lesson_charts(gpu, num, out):
     figs = [lesson_chart(gpu, num, out)]
+    if figs[0]:
+        figs[0]["kind"] = "kernels"
     for what, draw in EXTRA_CHARTS.items():
         lines = gpu.extras.get((num, what))
         if lines:
-            figs.append(draw(gpu, num, lines, out, bookdata.lesson_figure(gpu, num, what)))
+            fig = draw(gpu, num, lines, out, bookdata.lesson_figure(gpu, num, what))
+            if fig:
+                fig["kind"] = what
+            figs.append(fig)
     return [f for f in figs if f]
+
+
+# ---- several GPUs, and the learner's kernels, side by side ---------------------------------------------
+
+# The GPUs' colours (the reference solutions), and the learner's: a colour of its own, hatched.
+GPU_COLORS = ["#1f6fb2", "#e07b24", "#7d5ba6", "#8c6d46", "#d16ba5", "#1fa3b5", "#5f6b7a", "#a8a82e"]
+YOURS = "#2e9e5b"
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "h"]
+
+
+def all_series(gpus, mines):
+    """What the side-by-side charts draw, in order: each committed GPU's reference solutions (the
+    H100 first), then per file of the learner's: the reference solution timed in the same run when
+    no committed file is of that GPU, and the learner's kernels, "yours"."""
+    out = []
+    for g in bookdata.ordered(gpus):
+        out.append({"data": g, "label": g.gpu, "kind": "reference"})
+    names = {g.gpu for g in gpus}
+    for mine, same in mines:
+        if same.gemm and mine.gpu not in names:
+            out.append({"data": same, "label": f"reference, your run on {mine.gpu}",
+                        "kind": "reference"})
+        if mine.gemm:
+            out.append({"data": mine, "label": f"yours on {mine.gpu}", "kind": "yours"})
+    k = 0
+    for s in out:
+        if s["kind"] == "yours":
+            s["color"], s["hatch"] = YOURS, "////"
+        else:
+            s["color"], s["hatch"] = GPU_COLORS[k % len(GPU_COLORS)], None
+            k += 1
+    return out
+
+
+def row_key(l):
+    return (l["lesson"], bookdata.precision_of(l), str(l["kernel"]))
+
+
+def union_rows(lists):
+    """The rows of several series' lines, one per (lesson, precision, kernel), in course order."""
+    order = {num: i for i, num in enumerate(bookdata.lesson_order())}
+    rows, seen = [], {}
+    for lines in lists:
+        for l in lines:
+            k = row_key(l)
+            if k not in seen:
+                seen[k] = len(rows)
+                rows.append(l)
+    return sorted(rows, key=lambda l: (order.get(l["lesson"], len(order)), seen[row_key(l)]))
+
+
+def grouped_bars(ax, rows, series, value, text, lines_of):
+    """Horizontal bars, one group per row, one bar per series; returns the largest value."""
+    n = len(series)
+    h = 0.8 / n
+    top = 0.0
+    for j, s in enumerate(series):
+        by_key = {row_key(l): l for l in lines_of(s)}
+        for i, r in enumerate(rows):
+            l = by_key.get(row_key(r))
+            if l is None:
+                continue
+            v = value(l)
+            y = i + (j - (n - 1) / 2) * h
+            # cuBLAS on the learner's GPU is not the learner's kernel: no hatching there.
+            hatch = None if l.get("cublas") else s["hatch"]
+            ax.barh([y], [v], height=h * 0.92, color=s["color"],
+                    alpha=0.45 if l.get("cublas") and s["kind"] == "yours" else
+                    1.0 if r.get("headline") or s["kind"] == "yours" else 0.55,
+                    hatch=hatch, edgecolor="white" if hatch else None, linewidth=0)
+            top = max(top, v)
+            t = text(l)
+            if (l["M"], l["N"], l["K"]) != (r["M"], r["N"], r["K"]):
+                t += f" at {l['M']}x{l['N']}x{l['K']}"
+            if l.get("checked") and not l.get("passed"):
+                t += " [check FAILED]"
+            ax.text(v, y, "  " + t, va="center", fontsize=8, color=DARK)
+    return top
+
+
+def legend_for(ax, series, loc="lower left", anchor=(0, 1.0)):
+    handles = [matplotlib.patches.Patch(facecolor=s["color"], hatch=s["hatch"],
+                                        edgecolor="white" if s["hatch"] else s["color"],
+                                        label=s["label"]) for s in series]
+    ax.legend(handles=handles, loc=loc, bbox_to_anchor=anchor, frameon=False, fontsize=9.5,
+              ncol=1)
+
+
+def compare_ladder(series, out):
+    name = "chart-ladder-compare.svg"
+    rows = union_rows([s["data"].ladder() for s in series])
+    if not rows:
+        return None
+    shape = shape_of(rows)
+    n = len(series)
+    fig, ax = plt.subplots(figsize=(10, 1.6 + 0.3 * n + len(rows) * (0.2 + 0.19 * n)))
+    top = grouped_bars(ax, rows, series, lambda l: float(l["pct_of_cublas"]),
+                       lambda l: fmt_pct(float(l["pct_of_cublas"])),
+                       lambda s: s["data"].ladder())
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels([kernel_label(dict(r, checked=False), shape is None) for r in rows])
+    for t, r in zip(ax.get_yticklabels(), rows):
+        if r.get("headline"):
+            t.set_fontweight("bold")
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    top = max(110.0, top * 1.16)
+    ax.set_xlim(0, top)
+    ax.axvline(100, color=DARK, linewidth=1.2, linestyle="--")
+    bf16 = any(bookdata.precision_of(r) == "bf16" for r in rows)
+    ax.set_xlabel(("% of cuBLAS (SGEMM; bf16 GEMM for the bf16 kernels)" if bf16 else
+                   "% of cuBLAS SGEMM") + " on the same GPU, timed in the same process"
+                  + (f", {shape}" if shape else ""))
+    ax.grid(axis="y", visible=False)
+    yours = any(s["kind"] == "yours" for s in series)
+    gpus = [s for s in series if s["kind"] == "reference"]
+    ax.set_title(f"The ladder on {len(gpus)} GPU{'s' if len(gpus) > 1 else ''}"
+                 + (", and yours" if yours else "") + ": % of cuBLAS per kernel", loc="left",
+                 pad=14 + 15 * n)
+    legend_for(ax, series)
+    save(fig, out / name)
+    caption = ("Each kernel's speed as a percentage of cuBLAS on the same GPU, in course order"
+               + (f" ({shape})" if shape else "") + ", one bar per "
+               + ("GPU" if not yours else "GPU and one for your kernel")
+               + ": " + "; ".join(s["label"] + " (" + s["data"].rel + ")" for s in series)
+               + ". Bold labels and full colours are each lesson's headline kernel"
+               + ("; hatched bars are yours (make bench MINE=1)" if yours else "") + ".")
+    return {"file": name, "empty": False, "caption": caption,
+            "series": [s["label"] for s in series]}
+
+
+def compare_roofline(gpus, precision, out):
+    """The roofline of `precision` with every GPU's own measured roof and its kernels."""
+    label = bookdata.precision_label(precision)
+    name = f"chart-roofline-{precision}-compare.svg"
+    gpus = [g for g in bookdata.ordered(gpus) if precision in g.precisions()]
+    if len(gpus) < 2:
+        return None
+    short = bookdata.short_names(gpus)
+    per = []
+    for g in gpus:
+        kernels = [l for l in g.ladder() if bookdata.precision_of(l) == precision]
+        design = [bookdata.design_intensity(l, gpus) for l in kernels]
+        xs = [d or bookdata.problem_intensity(l) for d, l in zip(design, kernels)]
+        per.append((g, kernels, design, xs))
+    allx = [x for _, _, _, xs in per for x in xs]
+    xmin = min([0.05] + [x / 3 for x in allx])
+    xmax = max([2000.0] + [x * 3 for x in allx])
+    grid = [xmin * (xmax / xmin) ** (i / 400) for i in range(401)]
+    fig, ax = plt.subplots(figsize=(9, 6.2))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ys = []
+    handles = []
+    for i, (g, kernels, design, xs) in enumerate(per):
+        c = GPU_COLORS[i % len(GPU_COLORS)]
+        m = MARKERS[i % len(MARKERS)]
+        bw, (p, _) = g.bandwidth(), g.compute_ceiling(precision)
+        copy = g.ceilings.get("copy_bandwidth")
+        ceiling = g.ceilings.get(bookdata.CEILING_WHAT.get(precision, ""))
+        if copy and copy.get("peak") and ceiling and ceiling.get("peak"):
+            bwp, pp = float(copy["peak"]) / 1e3, float(ceiling["peak"])
+            ax.plot(grid, [min(pp, x * bwp) for x in grid], color=c, linestyle="--",
+                    linewidth=1, alpha=0.55)
+            ys.append(pp)
+        if bw and p:
+            line, = ax.plot(grid, [min(p, x * bw) for x in grid], color=c, linewidth=2,
+                            label=f"{short[g.gpu]}: {p:.1f} TFLOP/s, copy {bw * 1e3:.0f} GB/s, "
+                                  f"ridge {p / bw:.1f} FLOP/byte")
+            ax.plot([p / bw], [p], marker="|", markersize=14, color=c)
+            handles.append(line)
+            ys.append(p)
+        elif p:
+            handles.append(ax.axhline(p, color=c, linewidth=2, label=f"{short[g.gpu]}: "
+                                                                     f"{p:.1f} TFLOP/s"))
+            ys.append(p)
+        for l, x, d in zip(kernels, xs, design):
+            y = float(l["tflops"])
+            ys.append(y)
+            ax.scatter([x], [y], marker=m, s=58 if l.get("headline") else 30, zorder=3,
+                       linewidths=1.5, facecolors=c if d else "none", edgecolors=c)
+        handles.append(matplotlib.lines.Line2D(
+            [], [], linestyle="none", marker=m, markersize=7, color=c,
+            label=f"{short[g.gpu]}: the kernels ({len(kernels)}; large: headline)"))
+    # The same kernel on each GPU, joined: how far each one moved.
+    ref_g, ref_k, _, ref_x = per[0]
+    for l, x in zip(ref_k, ref_x):
+        pts = [(x, float(l["tflops"]))]
+        for g, kernels, _, xs in per[1:]:
+            o = next((k for k in kernels if row_key(k) == row_key(l)), None)
+            if o is not None:
+                pts.append((xs[kernels.index(o)], float(o["tflops"])))
+        if len(pts) > 1:
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], color=GREY, linewidth=0.8,
+                    zorder=2)
+        if l.get("headline"):
+            ax.annotate(l["lesson"], (x, float(l["tflops"])), xytext=(-7, 5),
+                        textcoords="offset points", fontsize=8.5, color=DARK, ha="right")
+    handles.append(matplotlib.lines.Line2D([], [], color=GREY, linestyle="--", linewidth=1,
+                                           label="datasheet roofs (dashed)"))
+    ymin = min([0.05] + [y / 3 for y in ys if y > 0])
+    ax.set_xlim(xmin, xmax)
+    ax.set_ylim(ymin, max(ys + [1.0]) * 2.2)
+    plain = matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}")
+    ax.xaxis.set_major_formatter(plain)
+    ax.yaxis.set_major_formatter(plain)
+    ax.set_xlabel("arithmetic intensity (FLOP per byte of device memory traffic)")
+    ax.set_ylabel(f"{label} TFLOP/s")
+    ax.set_title(f"{label} roofline on " + ", ".join(short[g.gpu] for g in gpus)
+                 + ": each GPU's roof and kernels", loc="left")
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(0, -0.14), frameon=False,
+              fontsize=9.5)
+    save(fig, out / name)
+    caption = (f"{label}: " + " and ".join(g.gpu for g in gpus) + ", each with its own roof, "
+               "measured (solid: the copy bandwidth and cuBLAS) and from the datasheet (dashed), "
+               "and its kernels; a grey line joins the same kernel on each GPU, and the numbers "
+               "are the lessons' headline kernels. Filled points sit at the kernel's design "
+               "intensity (its lesson reports it), hollow ones at the problem's. Left of a ridge "
+               "(the tick on each roof) the roof is the bandwidth; right of it, the arithmetic. "
+               "From " + ", ".join(g.rel for g in gpus) + ".")
+    return {"file": name, "precision": precision, "label": label, "caption": caption,
+            "gpus": [g.gpu for g in gpus]}
+
+
+def compare_lesson(series, num, out):
+    name = f"chart-lesson{num}-compare.svg"
+    ss = [s for s in series if s["data"].for_lesson(num)]
+    if len(ss) < 2:
+        return None
+    lines_of = {id(s): s["data"].for_lesson(num) for s in ss}
+    rows = union_rows([lines_of[id(s)] for s in ss])
+    cub = {}
+    for s in ss:
+        c = [float(l["cublas_tflops"]) for l in lines_of[id(s)] if l.get("cublas_tflops")]
+        if c:
+            cub[id(s)] = statistics.median(c)
+    shape = shape_of(rows)
+    labels = [kernel_label(dict(r, checked=False), shape is None, with_lesson=False) for r in rows]
+    fake = {"lesson": num, "kernel": "\0cublas", "M": rows[0]["M"], "N": rows[0]["N"],
+            "K": rows[0]["K"], "headline": True}
+    if cub:
+        rows = [fake] + rows
+        labels = ["cuBLAS (same run)"] + labels
+
+    def lines(s):
+        ls = list(lines_of[id(s)])
+        if id(s) in cub:
+            ls.append(dict(fake, tflops=cub[id(s)], cublas=True))
+        return ls
+
+    n = len(ss)
+    fig, ax = plt.subplots(figsize=(10, 1.4 + 0.3 * n + len(rows) * (0.2 + 0.19 * n)))
+    top = grouped_bars(ax, rows, ss, lambda l: float(l["tflops"]),
+                       lambda l: f"{float(l['tflops']):.2f} TFLOP/s" + (
+                           "" if l.get("cublas") else f", {fmt_pct(float(l['pct_of_cublas']))}"),
+                       lines)
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels(labels)
+    for t, r in zip(ax.get_yticklabels(), rows):
+        if r.get("headline"):
+            t.set_fontweight("bold")
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_xlim(0, top * 1.45)
+    ax.set_xlabel("TFLOP/s (and % of cuBLAS on the same GPU)" + (f", {shape}" if shape else ""))
+    ax.grid(axis="y", visible=False)
+    ax.set_title(f"Lesson {num}, side by side", loc="left", pad=14 + 15 * n)
+    legend_for(ax, ss)
+    save(fig, out / name)
+    yours = any(s["kind"] == "yours" for s in ss)
+    caption = (f"Lesson {num}'s kernels" + (f" at {shape}" if shape else "")
+               + (", next to cuBLAS timed in the same run" if cub else "") + ", one bar each on "
+               + "; ".join(s["label"] + " (" + s["data"].rel + ")" for s in ss) + "."
+               + (" Hatched bars are yours." if yours else ""))
+    return {"file": name, "caption": caption, "kind": "kernels",
+            "series": [s["label"] for s in ss]}
+
+
+def compare_charts(gpus, mines, out):
+    """The side-by-side figures, or None when there is one series only (one GPU, none of yours)."""
+    series = all_series(gpus, mines)
+    if len(series) < 2:
+        return None
+    precisions = []
+    for g in gpus:
+        precisions += [p for p in g.precisions() if p not in precisions]
+    nums = []
+    for s in series:
+        nums += [n for n in s["data"].lessons_measured() if n not in nums]
+    order = {num: i for i, num in enumerate(bookdata.lesson_order())}
+    lessons = {}
+    for n in sorted(nums, key=lambda n: order.get(n, len(order))):
+        fig = compare_lesson(series, n, out)
+        if fig:
+            lessons[n] = fig
+    return {"series": [{"label": s["label"], "kind": s["kind"], "gpu": s["data"].gpu,
+                        "file": s["data"].rel} for s in series],
+            "ladder": compare_ladder(series, out),
+            "rooflines": [r for r in (compare_roofline(gpus, p, out) for p in precisions) if r],
+            "lessons": lessons}
 
 
 def main():
@@ -401,18 +713,26 @@ def main():
     args.out.mkdir(parents=True, exist_ok=True)
     try:
         gpus = bookdata.load(args.data)
+        mines = bookdata.load_mine(args.data)
     except bookdata.DataError as e:
         sys.exit(f"charts: {e}")
     index = {"matplotlib": matplotlib.__version__, "gpus": []}
     for gpu in gpus:
         entry = {"stem": gpu.stem, "file": gpu.rel, "gpu": gpu.gpu, "ladder": ladder(gpu, args.out),
-                 "rooflines": [roofline(gpu, p, args.out) for p in gpu.precisions()],
+                 "rooflines": [roofline(gpu, p, args.out, gpus) for p in gpu.precisions()],
                  "lessons": {n: lesson_charts(gpu, n, args.out) for n in gpu.lessons_measured()}}
         index["gpus"].append(entry)
+    compare = compare_charts(gpus, mines, args.out)
+    if compare:
+        index["compare"] = compare
     (args.out / "charts.json").write_text(json.dumps(index, indent=1) + "\n")
     n = sum(1 + len(g["rooflines"]) + sum(map(len, g["lessons"].values()))
             for g in index["gpus"])
-    print(f"charts: {n} figure(s) from {len(gpus)} data file(s), matplotlib {matplotlib.__version__}")
+    if compare:
+        n += bool(compare["ladder"]) + len(compare["rooflines"]) + len(compare["lessons"])
+    print(f"charts: {n} figure(s) from {len(gpus)} data file(s)"
+          + (f" and {len(mines)} of yours" if mines else "")
+          + f", matplotlib {matplotlib.__version__}")
 
 
 if __name__ == "__main__":

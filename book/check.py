@@ -12,7 +12,12 @@
 - no page, stylesheet or script loads anything from the network (scripts, styles, fonts, images);
 - pages with math load the local MathJax, whose files are present, and no raw \\f$ is left;
 - every link of every HTML page (`href` of <a> and <area>) that stays in the book names a file of
-  the book, and its fragment (`#id`) an element of the target page (an `id`, or an <a name>).
+  the book, and its fragment (`#id`) an element of the target page (an `id`, or an <a name>);
+- with two GPUs' files in the data the book was built from: the ladder on the front page and on
+  the results page names every GPU, each GPU's own ladder is on the results page, and every
+  chapter whose lesson was measured names every GPU in its "Measured" section (lesson 01's too);
+- with the learner's files (data/mine/): the ladder has a "yours" bar for each, and every chapter
+  whose lesson the learner measured says "Your kernel" and names the learner's GPU.
 Standard library only. Exit status 1 with one line per problem.
 """
 
@@ -26,6 +31,7 @@ from pathlib import Path
 
 BOOK = Path(__file__).resolve().parent
 sys.path.insert(0, str(BOOK))
+import bookdata  # noqa: E402
 from bookdata import records  # noqa: E402
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
@@ -322,6 +328,92 @@ class Checker:
                               f"{urllib.parse.unquote(fragment)!r}")
         return checked
 
+    # ---- several GPUs, and the learner's kernels ---------------------------------------------------
+    def svg_text(self, name):
+        try:
+            root = ET.parse(self.html / name).getroot()
+        except (ET.ParseError, OSError):
+            return ""
+        return " ".join(t for t in root.itertext())
+
+    def section_text(self, page, title):
+        """The text of the section of `page` under the heading `title`, or None without one."""
+        root = self.tree(page)
+        for n in root.iter():
+            if n.tag in ("h1", "h2", "h3") and n.all_text().strip() == title and n.parent:
+                sibs = n.parent.children
+                text = []
+                for s in sibs[sibs.index(n) + 1:]:
+                    if s.tag == n.tag:
+                        break
+                    text.append(s.all_text())
+                return " ".join(" ".join(text).split())
+        return None
+
+    def compared(self, book):
+        """What the data the book was built from asks of it: every GPU in the side-by-side ladder
+        and in each measured chapter, the learner's kernels where the learner measured them.
+        Returns (GPUs, learner's files) found in the data."""
+        data = Path(book.get("data") or BOOK / "data")
+        if not data.is_dir():
+            self.fail(f"{data}: the data folder the book was built from is gone (rebuild it)")
+            return 0, 0
+        try:
+            gpus, mines = bookdata.load(data), bookdata.load_mine(data)
+        except bookdata.DataError as e:
+            self.fail(f"the data: {e}")
+            return 0, 0
+        names = [g.gpu for g in gpus]
+        measured = [c for c in book["chapters"]
+                    if any(g.headline(c["lesson"], any_size=True) for g in gpus)]
+        ladders = [f for f in book["front"]["images"] if "ladder" in f]
+        if len(gpus) >= 2:
+            if not any("-compare" in f for f in ladders):
+                self.fail("index.html: two GPUs in the data but no side-by-side ladder on the "
+                          "front page")
+            results = set(book["results"]["images"])
+            for f in [f for f in ladders if "-compare" in f]:
+                if f not in results:
+                    self.fail(f"results.html: the side-by-side ladder {f} is missing")
+                text = self.svg_text(f)
+                for name in names:
+                    if name not in text:
+                        self.fail(f"figure {f}: the ladder does not name the {name}")
+            for g in gpus:
+                if bookdata.ladder_figure(g) not in results:
+                    self.fail(f"results.html: no ladder of the {g.gpu} "
+                              f"({bookdata.ladder_figure(g)})")
+            with_ceilings = [g for g in gpus if g.ridge("fp32")]
+            first = next((c for c in book["chapters"] if c["lesson"] == "01"), None)
+            if len(with_ceilings) >= 2 and first and first not in measured:
+                measured.insert(0, first)
+            for c in measured:
+                text = self.section_text(c["page"], "Measured")
+                if text is None:
+                    self.fail(f"{c['page']}: no \"Measured\" section, though the data has "
+                              f"lesson {c['lesson']}")
+                    continue
+                wanted = names if c["lesson"] != "01" else [g.gpu for g in with_ceilings]
+                for name in wanted:
+                    if name not in text:
+                        self.fail(f"{c['page']}: the \"Measured\" section does not name the "
+                                  f"{name}")
+        for mine, _ in mines:
+            if mine.ladder():
+                if not ladders:
+                    self.fail(f"index.html: no ladder, though {mine.rel} has your kernels")
+                for f in ladders:
+                    if f"yours on {mine.gpu}" not in self.svg_text(f):
+                        self.fail(f"figure {f}: no bar of yours on the {mine.gpu} ({mine.rel})")
+            for c in book["chapters"]:
+                if not mine.headline(c["lesson"], any_size=True):
+                    continue
+                text = self.section_text(c["page"], "Measured") or ""
+                if "Your kernel" not in text or mine.gpu not in text:
+                    self.fail(f"{c['page']}: the \"Measured\" section has no \"Your kernel\" "
+                              f"line on the {mine.gpu}, though {mine.rel} measured it")
+        return len(gpus), len(mines)
+
     # ---- math ------------------------------------------------------------------------------------
     def math(self, pages):
         with_math = 0
@@ -367,6 +459,7 @@ def main():
     c.offline(pages)
     n_math = c.math(pages)
     n_links = c.links(every_page)
+    n_gpus, n_mine = c.compared(book)
     for p in c.problems:
         print(f"check: {p}")
     n_snip = sum(len(ch["snippets"]) for ch in book["chapters"])
@@ -374,7 +467,9 @@ def main():
     summary = (f"{len(lessons)} chapters in course order, {n_snip} snippets, {n_hint} hints, "
                f"{n_figs} figures ({n_shown} images shown), {n_math} pages with math, "
                f"{len(pages)} pages offline, {n_links} links within the book in "
-               f"{len(every_page)} HTML files")
+               f"{len(every_page)} HTML files; {n_gpus} GPU(s)"
+               + (" side by side" if n_gpus > 1 else "")
+               + (f", {n_mine} file(s) of yours" if n_mine else ""))
     if c.problems:
         print(f"check: {len(c.problems)} problem(s); {summary}")
         return 1

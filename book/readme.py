@@ -13,6 +13,11 @@ the data):
   reference solution's target (the solution_target of lessons/NN-slug/lesson.toml) and whether
   the data meets it.
 
+Both come from the H100's file, whatever else book/data/ holds: the targets are set on the H100,
+the course's reference GPU. Files of other GPUs committed beside it (an H200, say) are named in
+one sentence under the table's lead, which points to the book; the book sets the GPUs side by
+side, lesson by lesson. The learner's own measurements (book/data/mine/) never reach the README.
+
 --check writes nothing; it exits 1, with the difference, when a block is not what the data gives
 (the `course.readme` test of `make test`). Standard library only.
 """
@@ -72,6 +77,11 @@ def results_block(gpus):
             f"timed next to cuBLAS in the same process, at M = N = K = {sizes}.")
     if gpu.ceilings:
         lead += f" Lesson 01's ceilings: {bookdata.ceilings_sentence(gpu)}."
+    others = [g for g in bookdata.ordered(gpus) if g is not gpu]
+    if others:
+        lead += (" The targets and this table are the H100's; also measured: "
+                 + ", ".join(f"the {g.gpu} (`{g.rel}`)" for g in others)
+                 + ", which the book (`make book`) sets beside it lesson by lesson.")
     out = [wrap(lead), "",
            "| # | lesson | headline kernel | M = N = K | % of cuBLAS | TFLOP/s (cuBLAS) "
            "| target of the reference solution | verdict |",

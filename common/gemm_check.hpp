@@ -24,11 +24,18 @@ std::vector<GemmShape> bf16_shape_grid(int k_multiple = 8, bool large = true);
 
 /// Runs `gemm` once on random inputs (seeded from the run seed and the shape) with the output
 /// poisoned and guarded by canaries, waits for it, and checks it against Eigen.
+///
+/// When it fails on a shape too small to tell the possible causes apart (VerifyReport::ambiguous(),
+/// a 1 x 1 x 1 problem, say), it runs `gemm` once more on the first of probe_shapes() that the
+/// kernel accepts (a launcher that refuses a shape throws std::invalid_argument, and the next one
+/// is tried) and adds what that shape shows to VerifyReport::cause. The verdict is the first
+/// shape's.
 /// A CUDA error in the kernel throws course::CudaError; a stub throws course::NotImplemented.
 VerifyReport check_sgemm(const SgemmFn& gemm, const GemmShape& shape,
                          const VerifyOptions& options = {});
 
-/// The same for a bf16 GEMM (A M x K, B N x K, C M x N in bf16).
+/// The same for a bf16 GEMM (A M x K, B N x K, C M x N in bf16), probing with
+/// probe_shapes(true) (every K a multiple of 8).
 VerifyReport check_bf16_gemm(const Bf16GemmFn& gemm, const GemmShape& shape,
                              const VerifyOptions& options = {});
 

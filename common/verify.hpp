@@ -13,7 +13,15 @@
 ///   for NaN, for being unwritten, and the canaries are all checked).
 ///
 /// A failure reports the first mismatches as (row, col, got, expected), a map of the wrong tiles,
-/// and the likely cause.
+/// and the likely cause. The cause comes from an ordered list of detectors (diagnosis_detectors()),
+/// each of which models one typical mistake and checks whether the model explains the result: C or
+/// an operand indexed with the wrong row stride, x and y roles swapped, a grid too small, a skipped
+/// partial tile along K, a wrong shuffle source in a quad, 8 x 8 fragment blocks in the wrong
+/// place, alpha and beta mixed up, and more. The first that fits names the cause; specific patterns
+/// are tried before generic ones. On a shape too small to tell causes apart (the one element of a
+/// 1x1x1 problem fits several models) the report names every cause that fits
+/// (VerifyReport::candidates), and check_sgemm() / check_bf16_gemm() then run the kernel on a probe
+/// shape that tells them apart.
 #pragma once
 
 #include "common/gemm.hpp"
@@ -100,6 +108,15 @@ struct VerifyReport {
   std::vector<Mismatch> mismatches;  ///< the first few
   std::string tile_map;              ///< which tiles are wrong, as text
   std::string cause;                 ///< the likely cause, or "" when passed
+  /// The detector that named the cause ("skipped_k_tail", see diagnosis_detectors()), or "" when
+  /// passed or when no detector recognised the pattern.
+  std::string cause_id;
+  /// When this shape cannot tell causes apart (a 1 x 1 x 1 problem whose one element several
+  /// mistakes explain alike): every detector whose model explains the result, cause_id first.
+  /// Empty when one cause fits. A larger, ragged shape tells them apart: see add_probe_result().
+  std::vector<std::string> candidates;
+  /// True when the result is explained by more than one cause at this shape.
+  bool ambiguous() const { return candidates.size() > 1; }
   /// The full diagnosis: verdict, counts, errors, first mismatches, tile map, likely cause.
   std::string describe() const;
 };
@@ -109,6 +126,25 @@ struct VerifyReport {
 VerifyReport verify_sgemm(const GemmShape& s, const std::vector<float>& A,
                           const std::vector<float>& B, const std::vector<float>& C0,
                           const std::vector<float>& guarded_out, const VerifyOptions& options = {});
+
+/// The names of the detectors the diagnosis tries, in the order it tries them: the first whose
+/// model fits the result names the likely cause (VerifyReport::cause_id). Specific patterns come
+/// before generic ones, so that a result both would explain gets the specific name.
+const std::vector<std::string>& diagnosis_detectors();
+
+/// Problem shapes that tell apart causes a tiny shape cannot: non-square, ragged against every
+/// power-of-two tile, K not a multiple of 32, beta != 0, M and N above one 16 x 16 tile. In order
+/// of preference; a kernel with stricter preconditions (K a multiple of 16, say) takes the first
+/// it accepts. `for_bf16`: every K a multiple of 8, as the bf16 lessons require.
+std::vector<GemmShape> probe_shapes(bool for_bf16 = false);
+
+/// Appends to `first` (a failed check whose shape could not tell its causes apart) what the same
+/// kernel showed on `probe`, a shape that can: "on M=67 N=45 K=37 alpha=1.25 beta=-0.5 the kernel
+/// shows: ...". The verdict of `first` is left as it is.
+void add_probe_result(VerifyReport& first, const VerifyReport& probe);
+
+/// The same when the probe could not run: `why` says what happened.
+void add_probe_failure(VerifyReport& first, const GemmShape& probe, const std::string& why);
 
 /// Checks a bf16 result: A (M x K), B (N x K, K-major), C0 and the guarded output in bf16.
 VerifyReport verify_bf16_gemm(const GemmShape& s, const std::vector<bf16>& A,

@@ -13,9 +13,11 @@ bandwidth, cuBLAS SGEMM). Between runs the GPU rests a moment, against thermal d
 Writes book/data/<gpu>.jsonl: a first line describing the run ({"meta": true, "gpu", "sm_count",
 "sm_clock_mhz", "driver", "cuda", "date", "sizes", "bf16_sizes"}), then every measurement line,
 each with "size" (S, or "MxNxK" for a shape) and "build" ("solution", or "mine" for the learner's
-exercise build with --mine).
-With --lessons, the lines of the other lessons already in the file are kept. Then, when it wrote
-to book/data/, it rewrites README.md's measured figures from it (book/readme.py, `make readme`).
+exercise build with --mine). With --mine the file goes to book/data/mine/<gpu>.jsonl instead:
+yours, which git ignores and the book draws beside the reference solutions (timed in the same run,
+they are in it too); the committed files are left as they are. With --lessons, the lines of the
+other lessons already in the file are kept. Then, when it wrote to book/data/ (not with --mine),
+it rewrites README.md's measured figures from it (book/readme.py, `make readme`).
 
   bench.py [--build DIR] [--sizes 1024,2048,4096] [--bf16-sizes 4096,8192,8192x7168x2048]
            [--lessons 3,5] [--mine] [--rest 2] [--reps 10] [--out book/data]
@@ -102,7 +104,8 @@ def main():
     ap.add_argument("--bf16-sizes", default="", help="the same for the bf16 lessons (default: "
                     "each record's bench list, else 4096,8192)")
     ap.add_argument("--lessons", default="", help="only these lessons (e.g. 3,5)")
-    ap.add_argument("--mine", action="store_true", help="also bench your exercise builds")
+    ap.add_argument("--mine", action="store_true",
+                    help="also bench your exercise builds, into OUT/mine/ (git ignores it)")
     ap.add_argument("--rest", type=float, default=2.0, help="seconds of rest between runs")
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--out", default=str(ROOT / "book" / "data"))
@@ -175,9 +178,11 @@ def main():
             time.sleep(args.rest)
 
     out_dir = Path(args.out)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    # Your kernels go to a file of yours, never to the committed one of the reference solutions.
+    file_dir = out_dir / "mine" if args.mine else out_dir
+    file_dir.mkdir(parents=True, exist_ok=True)
     name = re.sub(r"[^a-z0-9]+", "-", meta["gpu"].lower()).strip("-") or "gpu"
-    path = out_dir / f"{name}.jsonl"
+    path = file_dir / f"{name}.jsonl"
     if wanted and path.is_file():
         # Keep what the file already holds for the lessons not run now.
         for line in path.read_text().splitlines():
@@ -210,7 +215,7 @@ def main():
         label = kernel + (" [mine]" if which == "mine" else "")
         print(f"{lesson:<7}{label:<36}" + "".join(f"{c:>20}" for c in cells))
 
-    if out_dir.resolve() == (ROOT / "book" / "data").resolve():
+    if not args.mine and out_dir.resolve() == (ROOT / "book" / "data").resolve():
         try:
             changed = readme.update(data=out_dir)
             print(f"\nREADME.md: its measured figures {'rewritten' if changed else 'unchanged'} "

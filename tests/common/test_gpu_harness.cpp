@@ -11,6 +11,7 @@
 #include "common/timing.hpp"
 
 #include <string>
+#include <vector>
 
 TEST_CASE("cuBLAS SGEMM (row-major) agrees with Eigen on the shape grid", "[gpu][cublas]") {
   course::CublasHandle handle;
@@ -59,6 +60,91 @@ TEST_CASE("planted faults in real kernels are caught and named", "[gpu][verify]"
       CHECK_FALSE(r.passed);
       CHECK(r.cause.find(c.expect) != std::string::npos);
     }
+  }
+}
+
+namespace {
+
+// The grader's loop: the first shape of `grid` on which `check` fails, with its report (passed
+// when none fails).
+template <typename Check>
+course::VerifyReport first_failure(const std::vector<course::GemmShape>& grid, const Check& check) {
+  for (const course::GemmShape& s : grid) {
+    course::VerifyReport r = check(s);
+    if (!r.passed) return r;
+  }
+  course::VerifyReport passed;
+  passed.passed = true;
+  return passed;
+}
+
+}  // namespace
+
+TEST_CASE("the first failing shape of the grid names the planted cause", "[gpu][verify]") {
+  // What a learner's watch screen shows is the first failure of the grader's grid: it must name
+  // the cause, by itself or through the probe shape that check_sgemm adds when it cannot.
+  using planted::Fault;
+  struct Case {
+    Fault fault;
+    const char* id;     // the detector that must name it first
+    const char* words;  // in the cause
+  };
+  const Case cases[] = {
+      {Fault::kSwappedRoles, "swapped_roles", "x used as the row"},
+      {Fault::kWrongLdC, "wrong_leading_dimension_of_c", "row stride of K = 5 instead of N = 13"},
+      {Fault::kWrongLdA, "wrong_leading_dimension_of_a_or_b",
+       "A is read with a row stride of N = 13 instead of K = 5"},
+      {Fault::kSkipsKTail, "skipped_k_tail",
+       "the kernel shows: the last partial tile along K is skipped (k >= 32"},
+      {Fault::kQuadWrongSource, "quad_shuffle_source", "wrong shuffle source in a quad"},
+  };
+  for (const Case& c : cases) {
+    auto fn = [&](int M, int N, int K, float a, const float* A, const float* B, float b, float* C) {
+      planted::sgemm(c.fault, M, N, K, a, A, B, b, C);
+    };
+    const course::VerifyReport r =
+        first_failure(course::gemm_shape_grid(true),
+                      [&](const course::GemmShape& s) { return course::check_sgemm(fn, s); });
+    INFO("planted fault " << static_cast<int>(c.fault) << "\n" << r.describe());
+    REQUIRE_FALSE(r.passed);
+    CHECK(r.cause_id == c.id);
+    CHECK(r.cause.find(c.words) != std::string::npos);
+  }
+}
+
+TEST_CASE("bf16 on tensor cores: ldmatrix and fragment faults named on the first failing shape",
+          "[gpu][verify]") {
+  if (course::probe_device(0).cc() < 80) {
+    SUCCEED("bf16 mma.sync needs compute capability 8.0: not run on this device");
+    return;
+  }
+  using planted::Bf16Fault;
+  auto kernel = [](Bf16Fault fault) {
+    return [fault](int M, int N, int K, float a, const course::bf16* A, const course::bf16* B,
+                   float b, course::bf16* C) { planted::gemm_bf16(fault, M, N, K, a, A, B, b, C); };
+  };
+  auto first = [&](Bf16Fault fault) {
+    return first_failure(course::bf16_shape_grid(8, true), [&](const course::GemmShape& s) {
+      return course::check_bf16_gemm(kernel(fault), s);
+    });
+  };
+  {
+    const course::VerifyReport r = first(Bf16Fault::kNone);  // the kernel itself is right
+    INFO(r.describe());
+    CHECK(r.passed);
+  }
+  {
+    const course::VerifyReport r = first(Bf16Fault::kARegistersSwapped);
+    INFO(r.describe());
+    REQUIRE_FALSE(r.passed);
+    CHECK(r.cause_id == "operand_block_exchange");
+    CHECK(r.cause.find("register 1 holds rows 0-7, k 8-15") != std::string::npos);
+  }
+  {
+    const course::VerifyReport r = first(Bf16Fault::kCRowsSwapped);
+    INFO(r.describe());
+    REQUIRE_FALSE(r.passed);
+    CHECK(r.cause.find("rows 0-7 and 8-15 exchanged") != std::string::npos);
   }
 }
 
