@@ -11,13 +11,14 @@ common/tools/course/measurements.py). Lesson 01 runs first and measures the ceil
 bandwidth, cuBLAS SGEMM). Between runs the GPU rests a moment, against thermal drift.
 
 Writes book/data/<gpu>.jsonl: a first line describing the run ({"meta": true, "gpu", "sm_count",
-"sm_clock_mhz", "driver", "cuda", "date", "sizes", "bf16_sizes"}), then every measurement line,
-each with "size" (S, or "MxNxK" for a shape) and "build" ("solution", or "mine" for the learner's
-exercise build with --mine). With --mine the file goes to book/data/mine/<gpu>.jsonl instead:
-yours, which git ignores and the book draws beside the reference solutions (timed in the same run,
-they are in it too); the committed files are left as they are. With --lessons, the lines of the
-other lessons already in the file are kept. Then, when it wrote to book/data/ (not with --mine),
-it rewrites README.md's measured figures from it (book/readme.py, `make readme`).
+"sm_clock_mhz", "driver", "cuda", "date", "sizes", "bf16_sizes", "sizes_of"}), then every
+measurement line, each with "size" (S of a cube, null for another shape), "shape" ("MxNxK") and
+"build" ("solution", or "mine" for the learner's exercise build with --mine); the first line's
+"sizes_of" gives each lesson's list. With --mine the file goes to book/data/mine/<gpu>.jsonl
+instead: yours, which git ignores and the book draws beside the reference solutions (timed in the
+same run, they are in it too); the committed files are left as they are. With --lessons, the lines
+of the other lessons already in the file are kept. Then, when it wrote to book/data/ (not with
+--mine), it rewrites README.md's measured figures from it (book/readme.py, `make readme`).
 
   bench.py [--build DIR] [--sizes 1024,2048,4096] [--bf16-sizes 4096,8192,8192x7168x2048]
            [--lessons 3,5] [--mine] [--rest 2] [--reps 10] [--out book/data]
@@ -60,9 +61,14 @@ def size_args(size):
 
 
 def size_value(size):
-    """What a stored line's "size" says: 4096 for a cube, "8192x7168x2048" for a shape."""
+    """What a stored line's "size" says: 4096 for a cube, None for another shape."""
     m, n, k = records.parse_shape(size)
-    return m if m == n == k else f"{m}x{n}x{k}"
+    return m if m == n == k else None
+
+
+def shape_value(size):
+    """What a stored line's "shape" says: "4096x4096x4096", "8192x7168x2048"."""
+    return "x".join(str(d) for d in records.parse_shape(size))
 
 
 def volume(size):
@@ -140,8 +146,8 @@ def main():
     meta = {"meta": True, "gpu": first.get("gpu", "?"), "sm_count": first.get("sm_count"),
             "sm_clock_mhz": first.get("sm_clock_mhz"), "driver": smi.splitlines()[0] if smi else "?",
             "cuda": cuda, "date": datetime.date.today().isoformat(),
-            "sizes": [size_value(x) for x in given.get("fp32", DEFAULT_SIZES["fp32"])],
-            "bf16_sizes": [size_value(x) for x in given.get("bf16", DEFAULT_SIZES["bf16"])]}
+            "sizes": given.get("fp32", DEFAULT_SIZES["fp32"]),
+            "bf16_sizes": given.get("bf16", DEFAULT_SIZES["bf16"])}
     print(f"bench on {meta['gpu']}: {meta['sm_count']} SMs, {meta['sm_clock_mhz']} MHz, driver "
           f"{meta['driver']}, CUDA {cuda}", flush=True)
     for c in ceilings:
@@ -150,6 +156,7 @@ def main():
 
     lessons = [l for l in records.lessons()
                if l.kind == "gemm" and (not wanted or l.num in wanted)]
+    meta["sizes_of"] = {l.num: sizes_of(l) for l in lessons}
     builds = ["solution"] + (["mine"] if args.mine else [])
     runs = [(l, s, b) for l in lessons for s in sizes_of(l) for b in builds]
     stored, failed = [dict(c, size=None, build="solution") for c in ceilings], 0
@@ -167,7 +174,7 @@ def main():
             # A lesson's own measurements ("what" lines) are kept from its largest size only.
             if not measurements.is_gemm(j) and volume(size) != max(map(volume, sizes_of(lesson))):
                 continue
-            stored.append(dict(j, size=size_value(size), build=which))
+            stored.append(dict(j, size=size_value(size), shape=shape_value(size), build=which))
             if measurements.is_gemm(j):
                 rows.append((lesson.num, j["kernel"], which, size, j))
                 print(f"    {j['kernel']:<34} {j['ms']:9.3f} ms {j['tflops']:7.2f} TFLOP/s "

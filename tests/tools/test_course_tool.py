@@ -21,6 +21,8 @@ graders' reports and `course.py watch 1 --once --solution --no-build` are checke
   python3 tests/tools/test_course_tool.py [-v]
 """
 
+import contextlib
+import io
 import json
 import os
 import re
@@ -511,6 +513,58 @@ class Measurements(unittest.TestCase):
         self.assertEqual(measurements.headline(lines)["kernel"], "naive_sgemm")
         with self.assertRaises(measurements.SchemaError):
             measurements.from_output(json.dumps({"kernel": "k"}) + "\n")
+
+
+class Bench(unittest.TestCase):
+    """make bench on fake lesson programs: the records say which lessons and sizes, the
+    measurement reader reads what they print."""
+
+    LINE = ('{"schema": "course.measurement/1", "lesson": "NN", "kernel": "kNN", "M": 64, "N": 64, '
+            '"K": 64, "ms": 1.0, "spread": 0.01, "tflops": 5.0, "cublas_ms": 0.5, '
+            '"cublas_tflops": 10.0, "pct_of_cublas": 50.0, "checked": true, "passed": true, '
+            '"headline": true, "gpu": "Fake GPU", "precision": "PREC"}')
+
+    def test_sizes_shapes_and_the_stored_lines(self):
+        import bench
+        tmp = Path(tempfile.mkdtemp(prefix="bench-test-"))
+        self.addCleanup(shutil.rmtree, tmp, True)
+        write(tmp / "bin" / "lesson01_solution",
+              "#!/bin/sh\necho '{\"schema\": \"course.measurement/1\", \"lesson\": \"01\", "
+              "\"what\": \"copy_bandwidth\", \"value\": 3000.0, \"unit\": \"GB/s\", \"peak\": "
+              "3350.0, \"pct_of_peak\": 89.5, \"gpu\": \"Fake GPU\", \"sm_count\": 132, "
+              "\"sm_clock_mhz\": 1980}'\n", 0o755)
+        for lesson in records.lessons():
+            if lesson.kind != "gemm":
+                continue
+            line = self.LINE.replace("NN", lesson.num).replace("PREC", lesson.precision)
+            write(tmp / "bin" / f"lesson{lesson.num}_solution",
+                  f"#!/bin/sh\necho \"args: $*\"\necho '{line}'\n"
+                  f"echo '{{\"schema\": \"course.measurement/1\", \"lesson\": \"{lesson.num}\", "
+                  f"\"what\": \"config\"}}'\n", 0o755)
+        argv, probe = sys.argv, bench.probe_gpu
+        sys.argv = ["bench.py", "--build", str(tmp), "--out", str(tmp / "out"), "--rest", "0",
+                    "--lessons", "3,11"]
+        bench.probe_gpu = lambda build=None: None
+        said = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(said):
+                rc = bench.main()
+        finally:
+            sys.argv, bench.probe_gpu = argv, probe
+        self.assertEqual(rc, 0, said.getvalue())
+        self.assertIn("lesson 11 (solution) at 8192x7168x2048", said.getvalue())
+        lines = [json.loads(l) for l in (tmp / "out" / "fake-gpu.jsonl").read_text().splitlines()]
+        meta, rest = lines[0], lines[1:]
+        self.assertEqual(meta["sizes_of"]["03"], ["1024", "2048", "4096"])
+        self.assertEqual(meta["sizes_of"]["11"], records.find("11").bench or ["4096", "8192"])
+        gemm = [l for l in rest if measurements.is_gemm(measurements.check(l))]
+        shapes = [l["shape"] for l in gemm if l["lesson"] == "11"]
+        self.assertEqual(len(shapes), len(meta["sizes_of"]["11"]))
+        for l in gemm:
+            self.assertEqual(l["size"], int(l["shape"].split("x")[0])
+                             if len(set(l["shape"].split("x"))) == 1 else None)
+        # A lesson's own measurements are kept from its largest problem only.
+        self.assertEqual(sum(1 for l in rest if l.get("what") == "config"), 2)
 
 
 # ---- the fake course -----------------------------------------------------------------------------
