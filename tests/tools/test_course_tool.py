@@ -497,6 +497,16 @@ class Measurements(unittest.TestCase):
         self.assertTrue(measurements.check({"meta": True, "gpu": "g"}))
         self.assertTrue(measurements.check(dict(self.GEMM, ms=None)))  # NaN is written as null
 
+    def test_the_line_the_cpp_declaration_writes(self):
+        # What tests/common/test_cli_report.cpp checks GemmMeasurement::json() writes.
+        line = ('{"schema": "course.measurement/1", "lesson": "03", "kernel": "naive_sgemm", '
+                '"M": 4096, "N": 2048, "K": 1024, "ms": 2.5, "spread": 0.01, "tflops": 6.9, '
+                '"cublas_ms": 0.05, "cublas_tflops": 340, "pct_of_cublas": 2, "checked": true, '
+                '"passed": true, "headline": true, "gpu": "G", "precision": "fp32", '
+                '"intensity": 0.25}')
+        parsed = measurements.parse_line(line)
+        self.assertEqual(set(parsed) - {"schema", "intensity"}, set(measurements.GEMM_FIELDS))
+
     def test_the_schema_is_checked(self):
         for bad in (dict(self.GEMM, schema=None), {k: v for k, v in self.GEMM.items() if k != "ms"},
                     dict(self.GEMM, M="64"), dict(self.GEMM, headline=1),
