@@ -31,8 +31,8 @@ help:
 	@echo "  make watch-N [ONCE=1] [PERF=1]           the same for lesson N only (ONCE=1: one round, then exit)"
 	@echo "  make next                                the first lesson not passed yet: its chapter and files"
 	@echo "  make grade [PERF=1] [SOLUTION=1]         progress over all lessons (PERF=1: speed against targets)"
-	@echo "  make grade-N [PERF=1] [SOLUTION=1]       grade lesson N, with the full diagnosis"
-	@echo "  make hint-N [ALL=1] [RESET=1]            the next hint for lesson N (ALL=1: every hint)"
+	@echo "  make grade-N [PERF=1] [SOLUTION=1]       grade lesson N task by task, with the diagnosis"
+	@echo "  make hint-N [ALL=1] [RESET=1]            the next hint for lesson N's first task not passed"
 	@echo "  make reset-N [FORCE=1]                   restore lesson N's exercise stub (asks first)"
 	@echo "  make test                                the repository's own suite (solutions, helpers, stubs)"
 	@echo "  make self-check                          on a GPU: solutions pass, untouched stubs fail NOT IMPLEMENTED"
@@ -53,7 +53,7 @@ help:
 setup:
 	@$(SETUP)
 
-# Configure once; CMake re-runs itself when CMakeLists.txt or the manifest change.
+# Configure once; CMake re-runs itself when CMakeLists.txt, the manifest or a lesson's record change.
 $(BUILD)/CMakeCache.txt:
 	@$(SETUP)
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
@@ -74,8 +74,9 @@ test: build
 list:
 	@$(COURSE) list
 
-# Every target that builds and then runs goes through course.py, which builds first and runs
-# nothing when the build fails: it shows the compiler's first error and exits non-zero.
+# Every target that builds and then runs goes through course.py (the package common/tools/course/),
+# which builds first and runs nothing when the build fails: it shows the compiler's first error and
+# exits non-zero.
 BUILD_OPTS = --build $(BUILD) --jobs $(JOBS)
 
 lesson-%:

@@ -1,21 +1,23 @@
 """The measured results in book/data/, read once for the pages (build.py) and the charts (charts.py).
 
-Each book/data/*.jsonl file holds the JSON lines the lesson programs print with --json on one GPU
-(`make gpu-check` collects them). Three kinds of line matter here:
+Each book/data/*.jsonl file holds the measurement lines the lesson programs print with --json on
+one GPU, as `make bench` stores them. Their one declaration is common/report.hpp (GemmMeasurement
+and measurement_line(), schema "course.measurement/1"), and they are read here through the one
+reader, common/tools/course/measurements.py, which checks the schema of every line. What matters
+here:
 
-- lesson 01's ceilings: {"lesson": "01", "what": "copy_bandwidth" | "cublas_sgemm", "value",
-  "unit", "peak", "pct_of_peak", "gpu"}: the measured copy bandwidth and cuBLAS SGEMM rate, with
-  the datasheet peaks they are compared to;
-- GEMM kernels, one line each (no "what" key): {"lesson", "kernel", "M", "N", "K", "ms",
-  "spread", "tflops", "cublas_ms", "cublas_tflops", "pct_of_cublas", "checked", "passed",
-  "headline", "gpu"}, with optional "intensity" (the kernel's own arithmetic intensity, FLOP per
-  byte) and "precision" ("fp32" when absent);
+- lesson 01's ceilings, "what": "copy_bandwidth" | "cublas_sgemm", with "value", "unit", "peak",
+  "pct_of_peak", "gpu": the measured copy bandwidth and cuBLAS SGEMM rate, with the datasheet
+  peaks they are compared to;
+- GEMM kernels, one line each (no "what" key): the fields of GemmMeasurement, "intensity" (the
+  kernel's own arithmetic intensity, FLOP per byte) when the lesson states it;
 - a lesson's own measurements, with a "what" key (lesson 06's "occupancy", "occupancy_sweep" and
   "wave_quantization"): charted by charts.py when it knows the kind, in that lesson's chapter;
-- everything else (lesson 02's "launch" lines, say) is kept but not charted;
+  the other kinds (lesson 02's "launch" lines, say) are kept but not charted;
 - `make bench` writes a first line {"meta": true, "gpu", "sm_count", "sm_clock_mhz", "driver",
-  "cuda", "date", ...} describing the run, and measures each kernel at several sizes;
-- every line has "build": "solution" (the reference solution) or "mine" (the learner's exercise).
+  "cuda", "date", ...} describing the run, measures each kernel at several sizes and adds "size"
+  and "build" to every line: "solution" (the reference solution) or "mine" (the learner's
+  exercise).
 
 book/data/*.jsonl are the committed files, the reference solutions on the course's GPUs (the H100
 is the reference GPU of the targets; any number of others may sit beside it). book/data/mine/*.jsonl
@@ -32,7 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "common" / "tools"))
-import course  # noqa: E402  (the manifest reader: the one list of lessons)
+from course import measurements, records  # noqa: E402  (the lessons; the measurement lines)
 
 # The sizes (M = N = K) at which the reference solutions' targets are set: 4096 for the FP32
 # lessons, 4096 and 8192 for the bf16 ones. The README's table and the front page quote these.
@@ -49,7 +51,7 @@ class DataError(Exception):
 
 def lesson_order():
     """Lesson numbers in course order, from the manifest."""
-    return [l.num for l in course.lessons()]
+    return [l.num for l in records.lessons()]
 
 
 def precision_of(line):
@@ -84,7 +86,10 @@ class GpuData:
         self.build = build
         self.mine = build == "mine"
         self.stem = slug(path.stem)
-        self.rel = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
+        try:
+            self.rel = path.resolve().relative_to(ROOT).as_posix()
+        except ValueError:
+            self.rel = str(path)
         self.lines = []
         for n, text in enumerate(path.read_text().splitlines(), 1):
             if not text.strip():
@@ -93,8 +98,10 @@ class GpuData:
                 obj = json.loads(text)
             except json.JSONDecodeError as e:
                 raise DataError(f"{self.rel}:{n}: not a JSON object: {e}") from None
-            if not isinstance(obj, dict):
-                raise DataError(f"{self.rel}:{n}: not a JSON object")
+            try:
+                measurements.check(obj)
+            except measurements.SchemaError as e:
+                raise DataError(f"{self.rel}:{n}: {e}") from None
             obj["lesson"] = str(obj.get("lesson", "")).zfill(2)
             self.lines.append(obj)
         names = [l["gpu"] for l in self.lines if l.get("gpu")]
@@ -108,12 +115,8 @@ class GpuData:
                 self.extras.setdefault((l["lesson"], str(l["what"])), []).append(l)
         gemm = []
         for i, l in enumerate(self.lines):
-            if "kernel" not in l or "what" in l or build_of(l) != build:
-                continue
-            missing = [k for k in ("M", "N", "K", "tflops", "pct_of_cublas") if k not in l]
-            if missing:
-                raise DataError(f"{self.rel}: the line of kernel {l['kernel']!r} lacks {missing}")
-            gemm.append((order.get(l["lesson"], len(order)), i, l))
+            if measurements.is_gemm(l) and build_of(l) == build:
+                gemm.append((order.get(l["lesson"], len(order)), i, l))
         # Course order: by lesson (manifest order), then in the order the program printed them.
         self.all_sizes = [l for _, _, l in sorted(gemm, key=lambda t: (t[0], t[1]))]
         # `make bench` measures each kernel at several sizes; the ladder and the rooflines use, for
@@ -343,7 +346,7 @@ def headline_claim(gpus):
     """The sentence the README and the book's front page state the course's result in: how close
     the last lesson's headline kernel comes to cuBLAS on the reference GPU, from the data."""
     gpu = reference_gpu(gpus)
-    lessons = course.lessons()
+    lessons = records.lessons()
     last = next(((l, gpu.headline(l.num)) for l in reversed(lessons) if gpu and gpu.headline(l.num)),
                 None)
     if last is None:

@@ -35,7 +35,9 @@ ROOT = BOOK.parent
 sys.path.insert(0, str(BOOK))
 import bookdata  # noqa: E402
 import compare  # noqa: E402
-from bookdata import CEILING_NAMES, ceilings_sentence, course, fmt  # noqa: E402
+from bookdata import CEILING_NAMES, ceilings_sentence, fmt, records  # noqa: E402
+from course import hints as course_hints  # noqa: E402  (the hints of a lesson, task by task)
+from course.util import rel  # noqa: E402
 
 AWESOME = Path("/usr/share/doxygen-awesome-css")
 MATHJAX = Path("/usr/share/javascript/mathjax")
@@ -299,20 +301,30 @@ def transform_chapter(lesson, text, rel, page, snippets):
 
 
 def hints_section(lesson, page):
-    hints = course.read_hints(lesson) if (ROOT / lesson.hints).is_file() else []
-    if not hints:
+    """The lesson's hints, task by task, each folded: as many as `make hint-N` gives."""
+    path = ROOT / lesson.hints
+    if not path.is_file():
         return 0
-    source = (ROOT / lesson.hints).read_text()
+    source = path.read_text()
+    sections, _ = course_hints.parse_hints(source)
+    if not any(s.hints for s in sections):
+        return 0
     page.add("\n## Hints\n")
-    page.add(f"Try the exercise first: each hint gives away a little more than the one before. "
-             f"`make hint-{int(lesson.num)}` shows them one at a time in the terminal.\n")
-    for n, hint in enumerate(hints, 1):
-        page.add(f'\\htmlonly[block]<details class="book-hint"><summary>'
-                 f'<span class="book-show">Show hint {n}</span></summary>\\endhtmlonly\n')
-        at = source.find(hint)
-        page.add(fix_prose(hint), (lesson.hints, source.count("\n", 0, at) + 1 if at >= 0 else None))
-        page.add("\n\\htmlonly[block]</details>\\endhtmlonly\n")
-    return len(hints)
+    page.add(f"Try each task first: each hint gives away a little more than the one before. "
+             f"`make hint-{int(lesson.num)}` shows them one at a time in the terminal, for the first "
+             f"task you have not passed yet.\n")
+    count = 0
+    for s in sections:
+        page.add(f"\n### Task {s.number}: {fix_prose(s.title)}\n")
+        for n, hint in enumerate(s.hints, 1):
+            page.add(f'\\htmlonly[block]<details class="book-hint"><summary>'
+                     f'<span class="book-show">Show hint {n}</span></summary>\\endhtmlonly\n')
+            at = source.find(hint)
+            page.add(fix_prose(hint),
+                     (lesson.hints, source.count("\n", 0, at) + 1 if at >= 0 else None))
+            page.add("\n\\htmlonly[block]</details>\\endhtmlonly\n")
+            count += 1
+    return count
 
 
 def measured_section(lesson, charts, page, images, gpus, mines):
@@ -673,7 +685,7 @@ def run_doxygen(exe, gen, pages):
         page = by_name.get(path.name) if path.parent == gen / "pages" else None
         if page and 0 < line <= len(page.origin) and page.origin[line - 1]:
             src, src_line = page.origin[line - 1]
-            shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+            shown = rel(path)
             return (f"{src}:{src_line}:" if src_line else f"{src}:") + f" (generated {shown}:{line})"
         return m.group(0)
 
@@ -711,7 +723,7 @@ def build(out, data):
     (gen / "figures").mkdir()
     html.mkdir()
 
-    lessons = course.lessons()
+    lessons = records.lessons()
     gpus = bookdata.load(data)
     mines = bookdata.load_mine(data)
 

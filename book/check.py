@@ -32,7 +32,7 @@ from pathlib import Path
 BOOK = Path(__file__).resolve().parent
 sys.path.insert(0, str(BOOK))
 import bookdata  # noqa: E402
-from bookdata import course  # noqa: E402
+from bookdata import records  # noqa: E402
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
         "track", "wbr", "param"}
@@ -451,7 +451,7 @@ def main():
         print(f"check: no built book under {c.out} (run make book)", file=sys.stderr)
         return 1
     book = json.loads(book_json.read_text())
-    lessons = course.lessons()
+    lessons = records.lessons()
     pages = sorted(p.relative_to(c.html).as_posix() for p in c.html.glob("*.html"))
     every_page = sorted(p.relative_to(c.html).as_posix() for p in c.html.rglob("*.html"))
     c.chapters(book, lessons)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make readme: the README's measured figures, generated from book/data/ and lessons/manifest.txt.
+"""make readme: the README's measured figures, generated from book/data/ and the lessons' records.
 
     readme.py [--check] [--data DIR] [--readme FILE]
 
@@ -10,7 +10,8 @@ the data):
 - `claim`: one sentence, how close the last lesson's headline kernel comes to cuBLAS on the H100
   (the same sentence as the book's front page: bookdata.headline_claim);
 - `results`: per lesson, the headline kernel's % of cuBLAS and TFLOP/s at the target sizes, the
-  reference solution's target (lessons/manifest.txt) and whether the data meets it.
+  reference solution's target (the solution_target of lessons/NN-slug/lesson.toml) and whether
+  the data meets it.
 
 Both come from the H100's file, whatever else book/data/ holds: the targets are set on the H100,
 the course's reference GPU. Files of other GPUs committed beside it (an H200, say) are named in
@@ -32,7 +33,7 @@ BOOK = Path(__file__).resolve().parent
 ROOT = BOOK.parent
 sys.path.insert(0, str(BOOK))
 import bookdata  # noqa: E402
-from bookdata import course  # noqa: E402
+from bookdata import records  # noqa: E402
 
 README = ROOT / "README.md"
 BLOCK = re.compile(r"^<!-- BEGIN GENERATED: (\w+)(?: [^\n]*)? -->\n(.*?)^<!-- END GENERATED: \1 -->$",
@@ -49,7 +50,10 @@ def wrap(text):
 
 def shown(path):
     path = Path(path).resolve()
-    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
+    try:
+        return path.relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def claim_block(gpus):
@@ -82,7 +86,7 @@ def results_block(gpus):
            "| # | lesson | headline kernel | M = N = K | % of cuBLAS | TFLOP/s (cuBLAS) "
            "| target of the reference solution | verdict |",
             "|---|---|---|---|---|---|---|---|"]
-    for lesson in course.lessons():
+    for lesson in records.lessons():
         lines = gpu.headline(lesson.num)
         target = bookdata.target_text(lesson)
         if not lines and not target:

@@ -171,7 +171,7 @@ std::vector<std::string>& not_written() {
 // make grade-2 grades your code". Several stubs: one line each, the commands on the last.
 void print_not_written(const LessonId& lesson) {
   const std::vector<std::string>& all = not_written();
-  const std::string head = "NOT IMPLEMENTED: ", tail = " is still a TODO stub";
+  const std::string head = kNotImplementedPrefix, tail = " is still a TODO stub";
   for (std::size_t i = 0; i < all.size(); ++i) {
     std::string what = all[i];
     if (what.rfind(head, 0) == 0) what = what.substr(head.size());

@@ -4,8 +4,11 @@
 ///
 /// A GEMM lesson's main() declares its kernels and calls run_sgemm_lesson(). The options are the
 /// same in every lesson: `--size N` (M = N = K), or `--m`, `--n`, `--k` one by one; `--reps`,
-/// `--warmup`; `--json`; `--no-check` to skip the correctness checks; `--check-only` to check and
-/// time nothing (no cuBLAS either: what compute-sanitizer runs).
+/// `--warmup`; `--json` (the measurement lines of common/report.hpp); `--no-check` to skip the
+/// correctness checks; `--check-only` to check and time nothing (no cuBLAS either: what
+/// compute-sanitizer runs); `--headline-only` to time the headline kernel alone, unchecked, and
+/// skip the lesson's other output (what `make grade` runs for its % of cuBLAS, after the grader
+/// has checked the kernel).
 #pragma once
 
 #include "common/cli.hpp"
@@ -49,18 +52,23 @@ struct SgemmResult {
 };
 
 /// Adds the common GEMM options (--size, --m, --n, --k, --reps, --warmup, --json, --no-check,
-/// --check-only)
-/// to `cli`; a lesson may add its own before calling parse().
+/// --check-only, --headline-only) to `cli`; a lesson may add its own before calling parse().
 void add_sgemm_options(Cli& cli);
+
+/// True when the options ask for `--headline-only`: measure_sgemm_kernels() and
+/// measure_bf16_kernels() then time the headline kernel alone, without checking it, and a lesson
+/// program skips everything else it would print or measure.
+bool headline_only(const Cli& cli);
 
 /// The problem size the options ask for: --m/--n/--k where given, else --size.
 GemmShape sgemm_shape_from(const Cli& cli);
 
 /// For each kernel: checks it against Eigen at a ragged size (257 x 255 x 300) and at the chosen
-/// size, then times it and cuBLAS SGEMM on the same inputs. Prints the table (and JSON lines with
-/// --json: lesson, kernel, M, N, K, ms, tflops, cublas_tflops, pct_of_cublas, gpu, headline).
-/// Returns the results; a failed check prints its diagnosis. A kernel still a stub (it throws
-/// NotImplemented) is reported as "not written yet", with the hint command, and the others run.
+/// size, then times it and cuBLAS SGEMM on the same inputs. Prints the table (and with --json one
+/// GemmMeasurement line per kernel, common/report.hpp). Returns the results; a failed check prints
+/// its diagnosis. A kernel still a stub (it throws NotImplemented) is reported as "not written
+/// yet", with the hint command, and the others run. With --headline-only, only the headline kernel
+/// is timed, unchecked.
 std::vector<SgemmResult> measure_sgemm_kernels(const Cli& cli, const LessonId& lesson,
                                                const std::vector<NamedSgemm>& kernels);
 

@@ -125,6 +125,20 @@ JsonLine& JsonLine::add(const std::string& key, bool value) {
   return *this;
 }
 
+JsonLine& JsonLine::add(const std::string& key, const std::vector<std::string>& values) {
+  std::string encoded = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) encoded += ", ";
+    encoded += quote(values[i]);
+  }
+  fields_.emplace_back(key, encoded + "]");
+  return *this;
+}
+JsonLine& JsonLine::add_json(const std::string& key, const std::string& encoded) {
+  fields_.emplace_back(key, encoded);
+  return *this;
+}
+
 std::string JsonLine::str() const {
   std::string out = "{";
   for (std::size_t i = 0; i < fields_.size(); ++i) {
@@ -137,6 +151,39 @@ std::string JsonLine::str() const {
 void JsonLine::print() const {
   std::printf("%s\n", str().c_str());
   std::fflush(stdout);
+}
+
+JsonLine GemmMeasurement::json() const {
+  JsonLine line;
+  line.add("schema", kMeasurementSchema)
+      .add("lesson", lesson)
+      .add("kernel", kernel)
+      .add("M", M)
+      .add("N", N)
+      .add("K", K)
+      .add("ms", ms)
+      .add("spread", spread)
+      .add("tflops", tflops)
+      .add("cublas_ms", cublas_ms)
+      .add("cublas_tflops", cublas_tflops)
+      .add("pct_of_cublas", pct_of_cublas)
+      .add("checked", checked)
+      .add("passed", passed)
+      .add("headline", headline)
+      .add("gpu", gpu)
+      .add("precision", precision);
+  if (intensity > 0) line.add("intensity", intensity);
+  return line;
+}
+
+void GemmMeasurement::print() const {
+  json().print();
+}
+
+JsonLine measurement_line(const std::string& lesson, const std::string& what) {
+  JsonLine line;
+  line.add("schema", kMeasurementSchema).add("lesson", lesson).add("what", what);
+  return line;
 }
 
 }  // namespace course

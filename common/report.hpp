@@ -1,5 +1,11 @@
 /// \file report.hpp
 /// \brief Reporting: an aligned table for people, one JSON line per measurement for tools.
+///
+/// The measurement lines a lesson program prints with `--json` are declared here, once: every line
+/// carries `"schema": "course.measurement/1"` (kMeasurementSchema) and is either a GemmMeasurement
+/// (one GEMM kernel timed against cuBLAS) or a lesson's own measurement (measurement_line(), with
+/// a `"what"` key). `make grade`, `make bench` and the book read them through one reader,
+/// common/tools/course/measurements.py, which checks the schema and the fields.
 #pragma once
 
 #include <string>
@@ -27,8 +33,8 @@ class Table {
   std::vector<std::vector<std::string>> rows_;
 };
 
-/// One measurement as one line of JSON, for tools (the grader, `make bench`, the book's charts).
-/// Keys keep the order they were added in; strings are escaped.
+/// One JSON object on one line, for tools (the grader, `make bench`, the book's charts). Keys keep
+/// the order they were added in; strings are escaped; NaN and infinities are written as null.
 class JsonLine {
  public:
   JsonLine& add(const std::string& key, const std::string& value);
@@ -37,6 +43,11 @@ class JsonLine {
   JsonLine& add(const std::string& key, long value);
   JsonLine& add(const std::string& key, int value);
   JsonLine& add(const std::string& key, bool value);
+  /// An array of strings: `"key": ["a", "b"]`.
+  JsonLine& add(const std::string& key, const std::vector<std::string>& values);
+  /// A value that is already JSON (an object from another JsonLine's str(), or an array of them),
+  /// written as it is.
+  JsonLine& add_json(const std::string& key, const std::string& encoded);
   /// `{"key": value, ...}` on one line, no trailing newline.
   std::string str() const;
   /// Prints str() and a newline to stdout.
@@ -45,5 +56,41 @@ class JsonLine {
  private:
   std::vector<std::pair<std::string, std::string>> fields_;  // key, encoded value
 };
+
+/// The schema of the measurement lines: the value of their "schema" field.
+inline constexpr const char* kMeasurementSchema = "course.measurement/1";
+
+/// One GEMM kernel, checked and timed next to cuBLAS in the same process: the line every GEMM
+/// lesson program prints per kernel with `--json` (through measure_sgemm_kernels() and
+/// measure_bf16_kernels(), or print() directly), and what `make grade` reads its % of cuBLAS from.
+struct GemmMeasurement {
+  std::string lesson;              ///< the lesson's number, "03"
+  std::string kernel;              ///< the kernel's name, as in the lesson's table
+  int M = 0, N = 0, K = 0;         ///< the problem: C is M x N, the sum runs over K
+  double ms = 0;                   ///< the kernel's median time, milliseconds
+  double spread = 0;               ///< (max - min) / median of its repetitions
+  double tflops = 0;               ///< 2 M N K / ms, in TFLOP/s
+  double cublas_ms = 0;            ///< cuBLAS's median time on the same inputs
+  double cublas_tflops = 0;        ///< cuBLAS's TFLOP/s
+  double pct_of_cublas = 0;        ///< 100 * cublas_ms / ms
+  bool checked = false;            ///< the kernel was checked against Eigen before it was timed
+  bool passed = false;             ///< ... and the check passed
+  bool headline = false;           ///< the lesson's headline kernel (`make grade`'s % of cuBLAS)
+  std::string gpu;                 ///< the device's name
+  std::string precision = "fp32";  ///< "fp32" or "bf16": of A, B and C
+  double intensity = 0;  ///< FLOP per byte the kernel loads by design; 0: not stated (left out)
+
+  /// The line: `{"schema": "course.measurement/1", "lesson": ..., "kernel": ..., ...}`, the
+  /// fields in the order above.
+  JsonLine json() const;
+  /// Prints json() and a newline to stdout.
+  void print() const;
+};
+
+/// The start of a lesson's own measurement line (lesson 01's ceilings, lesson 06's occupancy, a
+/// `--sweep` row): `{"schema": "course.measurement/1", "lesson": lesson, "what": what}`; the lesson
+/// adds its fields and prints it. `what` names the kind of measurement (the book's charts know
+/// some kinds by name).
+JsonLine measurement_line(const std::string& lesson, const std::string& what);
 
 }  // namespace course

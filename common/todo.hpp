@@ -11,11 +11,15 @@
 
 namespace course {
 
-/// Thrown by exercise stubs. Its message starts with "NOT IMPLEMENTED:".
+/// How the message of a NotImplemented starts: the graders' reports mark a failure that carries it
+/// as a stub not written yet ("todo"), not as a wrong answer.
+inline constexpr const char* kNotImplementedPrefix = "NOT IMPLEMENTED: ";
+
+/// Thrown by exercise stubs. Its message starts with kNotImplementedPrefix.
 class NotImplemented : public std::logic_error {
  public:
   explicit NotImplemented(const std::string& what)
-      : std::logic_error("NOT IMPLEMENTED: " + what + " is still a TODO stub") {}
+      : std::logic_error(kNotImplementedPrefix + what + " is still a TODO stub") {}
 };
 
 /// Throws NotImplemented for `what` (the function and its file).

@@ -10,13 +10,12 @@
   measure.py sass N [--build DIR] [--mine]      the SASS of the lesson's kernels, summarized per
                                                 kernel (FFMA, LDG/LDS widths, HMMA, HGMMA, LDL/STL…)
 
-Per lesson, `lessons/NN-slug/measure.txt` may say more (lines `key: value`; lines starting with # are comments):
-  ragged: the arguments of a small ragged run (GEMM lessons default to --m 257 --n 255 --k 300)
-  sanitize: the compute-sanitizer tools (default: memcheck racecheck)
-  metric: <ncu metric name> | <what it shows, and which way it should move>   (one per line)
-  bench: the problems `make bench` times for a bf16 lesson, sizes S (M = N = K) and shapes MxNxK,
-         e.g. `bench: 4096 8192 8192x7168x2048` (default 4096 8192; BF16_SIZES= overrides it);
-         read by common/tools/bench.py
+What to run comes from the lesson's record, lessons/NN-slug/lesson.toml (lessons/manifest.txt
+describes it): its [measure] table (`ragged`, the arguments of a small ragged run, GEMM lessons
+default to --m 257 --n 255 --k 300 --check-only; `sanitize`, the compute-sanitizer tools, default
+memcheck and racecheck) and its [[metric]] tables (an Nsight Compute metric's `name` and what it
+`shows`, in order). Whether the program is a GEMM lesson's (one size, no checks, one timed run
+under the profiler) is the record's `kind`.
 """
 
 import argparse
@@ -30,12 +29,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import course  # noqa: E402
+from course import records  # noqa: E402
+from course.util import probe_gpu  # noqa: E402
 
-ROOT = course.ROOT
-# --check-only: the sanitizers see the lesson's kernels (and Eigen's checks), not cuBLAS's, whose
-# own kernels racecheck reports hazards in.
-GEMM_RAGGED = ["--m", "257", "--n", "255", "--k", "300", "--check-only"]
 # The metrics every profile shows, before the lesson's own.
 BASE_METRICS = [
     ("gpu__time_duration.sum", "kernel time (ns)"),
@@ -50,25 +46,10 @@ TOOL_HOME = {
 
 
 def lesson_config(lesson):
-    cfg = {"ragged": None, "sanitize": ["memcheck", "racecheck"], "metrics": []}
-    path = ROOT / "lessons" / lesson.dir / "measure.txt"
-    if path.is_file():
-        for raw in path.read_text().splitlines():
-            line = raw.strip()
-            if not line or line.startswith("#") or ":" not in line:
-                continue
-            key, value = (x.strip() for x in line.split(":", 1))
-            if key == "ragged":
-                cfg["ragged"] = value.split()
-            elif key == "sanitize":
-                cfg["sanitize"] = value.split()
-            elif key == "metric":
-                name, _, what = value.partition("|")
-                cfg["metrics"].append((name.strip(), what.strip()))
-    if cfg["ragged"] is None:
-        main = (ROOT / "lessons" / lesson.dir / "main.cu").read_text()
-        cfg["ragged"] = GEMM_RAGGED if "common/gemm_driver.hpp" in main else []
-    return cfg
+    """What the lesson's record says to run: the ragged run's arguments (for a GEMM lesson without
+    its own, --check-only: the sanitizers see the lesson's kernels and Eigen's checks, not cuBLAS's,
+    whose own kernels racecheck reports hazards in), the sanitizer tools, the metrics."""
+    return {"ragged": lesson.ragged, "sanitize": lesson.sanitize, "metrics": lesson.metrics}
 
 
 def find_tool(name):
@@ -92,7 +73,7 @@ def program(args, lesson):
 
 
 def need_gpu():
-    reason = course.probe_gpu()
+    reason = probe_gpu()
     if reason:
         print(reason, file=sys.stderr)
         sys.exit(3)
@@ -125,7 +106,7 @@ def cmd_profile(args, lesson):
     metrics = BASE_METRICS + cfg["metrics"]
     exe = program(args, lesson)
     run_args = list(cfg["ragged"])
-    if "--m" in run_args:  # a GEMM lesson: one size, no checks, one timed run
+    if lesson.kind == "gemm":  # one size, no checks, one timed run
         run_args = ["--size", str(args.size), "--reps", "1", "--warmup", "1", "--no-check"]
     cmd = [tool, "--clock-control", "none", "--csv", "--metrics", ",".join(m for m, _ in metrics),
            exe, *run_args]
@@ -245,7 +226,7 @@ def main():
     ap.add_argument("--mine", action="store_true", help="your exercise build, not the solution")
     ap.add_argument("--size", type=int, default=2048, help="profile: M = N = K")
     args = ap.parse_args()
-    lesson = course.resolve(args.lesson)
+    lesson = records.resolve(args.lesson)
     return {"sanitize": cmd_sanitize, "profile": cmd_profile, "sass": cmd_sass}[args.what](args, lesson)
 
 

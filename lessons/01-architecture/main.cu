@@ -153,9 +153,7 @@ int main(int argc, char** argv) {
     }
     if (cli.on("json") && all_yours) {
       for (const Measured& m : rows) {
-        course::JsonLine()
-            .add("lesson", lesson.id)
-            .add("what", m.what)
+        course::measurement_line(lesson.id, m.what)
             .add("value", m.value)
             .add("unit", m.unit)
             .add("peak", m.peak)

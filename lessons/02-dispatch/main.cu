@@ -176,16 +176,12 @@ int run(int argc, char** argv) {
 
   if (cli.on("json")) {
     const char* mode = gpu ? "gpu" : "emulated";
-    course::JsonLine one, two;
-    one.add("lesson", course::this_lesson().id)
-        .add("launch", "vector_add")
-        .add("mode", mode)
-        .add("n", n);
+    course::JsonLine one = course::measurement_line(course::this_lesson().id, "launch");
+    course::JsonLine two = course::measurement_line(course::this_lesson().id, "launch");
+    one.add("kernel", "vector_add").add("mode", mode).add("n", n);
     one.add("block", block).add("grid", blocks).add("threads", launched);
     one.add("idle", launched - n).add("ok", ok_1d).print();
-    two.add("lesson", course::this_lesson().id)
-        .add("launch", "record_thread_coords")
-        .add("mode", mode);
+    two.add("kernel", "record_thread_coords").add("mode", mode);
     two.add("width", width).add("height", height).add("block_x", bx).add("block_y", by);
     two.add("grid_x", grid.x).add("grid_y", grid.y).add("threads", launched_2d);
     two.add("idle", launched_2d - cells).add("ok", ok_2d).print();

@@ -54,9 +54,7 @@ void print_register_report(int device, const std::vector<Rung>& rungs, bool json
                std::to_string(o.active_warps), lesson06::limit_name(o.limit),
                course::fixed(r.intensity(), 1)});
     if (json) {
-      course::JsonLine()
-          .add("lesson", course::this_lesson().id)
-          .add("what", "registers")
+      course::measurement_line(course::this_lesson().id, "registers")
           .add("kernel", r.name)
           .add("threads", r.threads)
           .add("regs", u.regs_per_thread)
@@ -103,7 +101,7 @@ int main(int argc, char** argv) {
          (128 / 8) * (128 / 8)},
     };
     //! [rungs]
-    print_register_report(device, rungs, cli.on("json"));
+    if (!course::headline_only(cli)) print_register_report(device, rungs, cli.on("json"));
 
     //! [kernels]
     const std::vector<course::NamedSgemm> kernels = {

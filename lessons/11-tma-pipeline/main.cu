@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
     //! [kernels]
     int rc =
         course::sgemm_exit_code(course::measure_bf16_kernels(cli, course::this_lesson(), kernels));
-    if (cli.on("sweep")) {
+    if (cli.on("sweep") && !course::headline_only(cli)) {
       std::vector<course::NamedBf16Gemm> more;
       for (const lesson11::Rung& r : lesson11::variants()) more.push_back({r.name, r.fn, false});
       if (course::sgemm_exit_code(course::measure_bf16_kernels(cli, course::this_lesson(), more)) !=

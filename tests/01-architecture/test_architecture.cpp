@@ -52,7 +52,7 @@ std::string diagnose(double got, double expected) {
 
 }  // namespace
 
-TEST_CASE("fp32_lanes_per_sm knows the FP32 lanes of each architecture", "[cpu][task1]") {
+TEST_CASE("fp32_lanes_per_sm knows the FP32 lanes of each architecture", "[cpu][task_1]") {
   struct Case {
     int major, minor, lanes;
     const char* what;
@@ -77,7 +77,7 @@ TEST_CASE("fp32_lanes_per_sm knows the FP32 lanes of each architecture", "[cpu][
   }
 }
 
-TEST_CASE("summarize reproduces the published peaks of the reference GPUs", "[cpu][task2]") {
+TEST_CASE("summarize reproduces the published peaks of the reference GPUs", "[cpu][task_2]") {
   for (const auto& ref : lesson01::reference_devices()) {
     const DeviceSummary s = lesson01::summarize(ref.spec);
     SECTION(ref.label) {
@@ -114,7 +114,7 @@ TEST_CASE("summarize reproduces the published peaks of the reference GPUs", "[cp
   }
 }
 
-TEST_CASE("summarize gets each unit right on a made-up GPU", "[cpu][task2]") {
+TEST_CASE("summarize gets each unit right on a made-up GPU", "[cpu][task_2]") {
   // Round numbers, so every factor is visible: 2 SMs of CC 8.6 (128 lanes) at 1 GHz, memory
   // clock 1 GHz on a 64-bit (8-byte) bus.
   DeviceSpec d;
@@ -152,7 +152,7 @@ TEST_CASE("summarize gets each unit right on a made-up GPU", "[cpu][task2]") {
   CHECK(s.regs_per_thread_at_full_occupancy == 42);
 }
 
-TEST_CASE("the summary's fields agree with each other", "[cpu][task2]") {
+TEST_CASE("the summary's fields agree with each other", "[cpu][task_2]") {
   for (const auto& ref : lesson01::reference_devices()) {
     const DeviceSpec& d = ref.spec;
     const DeviceSummary s = lesson01::summarize(d);
@@ -182,7 +182,7 @@ TEST_CASE("the summary's fields agree with each other", "[cpu][task2]") {
   }
 }
 
-TEST_CASE("summarize does not guess the peak of an unknown architecture", "[cpu][task2]") {
+TEST_CASE("summarize does not guess the peak of an unknown architecture", "[cpu][task_2]") {
   DeviceSpec d = lesson01::h100_sxm5().spec;
   d.cc_major = 1;  // no such GPU: fp32_lanes_per_sm answers 0
   const DeviceSummary s = lesson01::summarize(d);
@@ -197,7 +197,7 @@ TEST_CASE("summarize does not guess the peak of an unknown architecture", "[cpu]
 
 // ---- GPU --------------------------------------------------------------------------------------
 
-TEST_CASE("query_device reports what the driver reports", "[gpu][task3]") {
+TEST_CASE("query_device reports what the driver reports", "[gpu][task_3]") {
   int dev = 0;
   CUDA_CHECK(cudaGetDevice(&dev));
   const DeviceSpec d = lesson01::query_device(dev);
@@ -231,7 +231,7 @@ TEST_CASE("query_device reports what the driver reports", "[gpu][task3]") {
   CHECK(d.mem_bus_width_bits == attr(cudaDevAttrGlobalMemoryBusWidth));
 }
 
-TEST_CASE("this GPU's architecture is in the FP32 lanes table", "[gpu][task1]") {
+TEST_CASE("this GPU's architecture is in the FP32 lanes table", "[gpu][task_1]") {
   int dev = 0, major = 0, minor = 0;
   CUDA_CHECK(cudaGetDevice(&dev));
   CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
@@ -241,7 +241,7 @@ TEST_CASE("this GPU's architecture is in the FP32 lanes table", "[gpu][task1]") 
   CHECK(lesson01::fp32_lanes_per_sm(major, minor) > 0);
 }
 
-TEST_CASE("a device-to-device copy stays below the computed peak bandwidth", "[gpu][task4]") {
+TEST_CASE("a device-to-device copy stays below the computed peak bandwidth", "[gpu][task_4]") {
   int dev = 0;
   CUDA_CHECK(cudaGetDevice(&dev));
   const DeviceSpec d = lesson01::query_device(dev);
@@ -266,7 +266,7 @@ TEST_CASE("a device-to-device copy stays below the computed peak bandwidth", "[g
   CHECK_THROWS(lesson01::measure_copy_bandwidth_gbs(0, opt));
 }
 
-TEST_CASE("cuBLAS SGEMM stays below the computed FP32 peak", "[gpu][task2]") {
+TEST_CASE("cuBLAS SGEMM stays below the computed FP32 peak", "[gpu][task_2]") {
   int dev = 0;
   CUDA_CHECK(cudaGetDevice(&dev));
   const DeviceSummary s = lesson01::summarize(lesson01::query_device(dev));

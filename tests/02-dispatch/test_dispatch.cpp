@@ -120,7 +120,7 @@ const std::vector<Shape2D> kShapes2D = {
 
 // ---- Task 1: the 1D index, the grid size and the guard -----------------------------------------
 
-TEST_CASE("global_index_1d: worked cases", "[cpu][task1]") {
+TEST_CASE("global_index_1d: worked cases", "[cpu][task_1]") {
   struct Case {
     int block_idx, block_dim, thread_idx, expect;
   };
@@ -137,7 +137,7 @@ TEST_CASE("global_index_1d: worked cases", "[cpu][task1]") {
   }
 }
 
-TEST_CASE("blocks_for rounds up, and never adds a whole extra block", "[cpu][task1]") {
+TEST_CASE("blocks_for rounds up, and never adds a whole extra block", "[cpu][task_1]") {
   struct Case {
     int n, block, expect;
   };
@@ -169,7 +169,7 @@ TEST_CASE("blocks_for rounds up, and never adds a whole extra block", "[cpu][tas
   }
 }
 
-TEST_CASE("in_bounds_1d: true inside the array, false past its end", "[cpu][task1]") {
+TEST_CASE("in_bounds_1d: true inside the array, false past its end", "[cpu][task_1]") {
   for (int n : {1, 2, 31, 32, 1000}) {
     INFO("n = " << n);
     CHECK(in_bounds_1d(0, n));
@@ -182,7 +182,7 @@ TEST_CASE("in_bounds_1d: true inside the array, false past its end", "[cpu][task
 }
 
 TEST_CASE("emulated 1D launch: every element exactly once, nothing past the guard",
-          "[cpu][task1]") {
+          "[cpu][task_1]") {
   for (int n : {1, 2, 31, 32, 33, 127, 128, 129, 1000, 1023, 1024, 1025, 4097, 65537}) {
     for (int block : {1, 32, 96, 128, 256, 1000, 1024}) {
       if (block == 1 && n > 4097) continue;
@@ -201,7 +201,7 @@ TEST_CASE("emulated 1D launch: every element exactly once, nothing past the guar
 // ---- Task 3: the 2D index and guard
 // --------------------------------------------------------------
 
-TEST_CASE("global_index_2d: worked cases", "[cpu][task3]") {
+TEST_CASE("global_index_2d: worked cases", "[cpu][task_3]") {
   struct Case {
     Int2 block_idx, block_dim, thread_idx, expect;
   };
@@ -225,7 +225,7 @@ TEST_CASE("global_index_2d: worked cases", "[cpu][task3]") {
   }
 }
 
-TEST_CASE("in_bounds_2d: x against the width, y against the height", "[cpu][task3]") {
+TEST_CASE("in_bounds_2d: x against the width, y against the height", "[cpu][task_3]") {
   const int width = 5, height = 7;  // 5 columns, 7 rows: not square, so swapped checks show
   CHECK(in_bounds_2d(Int2{0, 0}, width, height));
   CHECK(in_bounds_2d(Int2{4, 6}, width, height));
@@ -240,7 +240,7 @@ TEST_CASE("in_bounds_2d: x against the width, y against the height", "[cpu][task
 }
 
 TEST_CASE("emulated 2D launch: every element exactly once, nothing past the guard",
-          "[cpu][task3]") {
+          "[cpu][task_3]") {
   for (const Shape2D& s : kShapes2D) {
     const Emulation2D e = emulate_2d(s.width, s.height, s.block_x, s.block_y, false);
     const std::string diag = diagnose(e);
@@ -253,7 +253,7 @@ TEST_CASE("emulated 2D launch: every element exactly once, nothing past the guar
   }
 }
 
-TEST_CASE("the classic example as text: 4 wide x 6 high, blocks of 2 x 2", "[cpu][task3]") {
+TEST_CASE("the classic example as text: 4 wide x 6 high, blocks of 2 x 2", "[cpu][task_3]") {
   const Emulation2D e = emulate_2d(4, 6, 2, 2, false);
   REQUIRE(diagnose(e).empty());
   CHECK(e.grid.x == 2);
@@ -277,7 +277,7 @@ TEST_CASE("the classic example as text: 4 wide x 6 high, blocks of 2 x 2", "[cpu
 
 // ---- Task 4: warps and lanes --------------------------------------------------------------------
 
-TEST_CASE("linear_thread_id, warp_of, lane_of: worked cases", "[cpu][task4]") {
+TEST_CASE("linear_thread_id, warp_of, lane_of: worked cases", "[cpu][task_4]") {
   struct Case {
     Int2 thread_idx, block_dim;
     int linear, warp, lane;
@@ -300,8 +300,7 @@ TEST_CASE("linear_thread_id, warp_of, lane_of: worked cases", "[cpu][task4]") {
   }
 }
 
-TEST_CASE("emulated 2D launch: every record right, warps and lanes included",
-          "[cpu][task3][task4]") {
+TEST_CASE("emulated 2D launch: every record right, warps and lanes included", "[cpu][task_4]") {
   for (const Shape2D& s : kShapes2D) {
     const Emulation2D e = emulate_2d(s.width, s.height, s.block_x, s.block_y);
     const std::string diag = diagnose(e);
@@ -313,7 +312,7 @@ TEST_CASE("emulated 2D launch: every record right, warps and lanes included",
   }
 }
 
-TEST_CASE("the SVG picture of an emulated launch is a standalone drawing", "[cpu][task3][task4]") {
+TEST_CASE("the SVG picture of an emulated launch is a standalone drawing", "[cpu][task_4]") {
   struct Case {
     Shape2D s;
     long idle;
@@ -349,7 +348,7 @@ TEST_CASE("the SVG picture of an emulated launch is a standalone drawing", "[cpu
 
 // ---- GPU: the real launches ---------------------------------------------------------------------
 
-TEST_CASE("vector_add on the GPU: right sums, no write past n", "[gpu][task2]") {
+TEST_CASE("vector_add on the GPU: right sums, no write past n", "[gpu][task_2]") {
   constexpr int kGuard = 2048;  // canary floats after c[n-1]: more than one block of over-launch
   const float kCanary = 12345.625f;  // a + b of inputs in [-1, 1) never gives this
   struct Case {
@@ -417,7 +416,7 @@ TEST_CASE("vector_add on the GPU: right sums, no write past n", "[gpu][task2]") 
 }
 
 TEST_CASE("record_thread_coords on the GPU: the records of the emulated launch, exactly",
-          "[gpu][task5]") {
+          "[gpu][task_5]") {
   constexpr int kGuard = 1024;  // canary records after the array
   std::vector<Shape2D> shapes = kShapes2D;
   shapes.push_back({1024, 1024, 32, 32});  // a large one

@@ -17,13 +17,13 @@
 using course_test::check_sgemm_on_shapes;
 using course_test::throws_invalid_argument;
 
-TEST_CASE("naive_sgemm matches Eigen on the course's shape grid", "[gpu][task1]") {
+TEST_CASE("naive_sgemm matches Eigen on the course's shape grid", "[gpu][task_1]") {
   // 1x1x1, primes, non-square and non-multiple-of-32 shapes, beta == 0 and beta != 0, and two
   // large ones (1024^3 and 1031 x 1000 x 1537).
   check_sgemm_on_shapes(lesson03::naive_sgemm, "naive_sgemm", course::gemm_shape_grid());
 }
 
-TEST_CASE("naive_sgemm: one block edge at a time, and the grid's two axes", "[gpu][task1]") {
+TEST_CASE("naive_sgemm: one block edge at a time, and the grid's two axes", "[gpu][task_1]") {
   // Tall and wide shapes catch a grid whose x and y are swapped (x must cover the M rows), and
   // the 31/32/33 sizes put the edge of C just before, on and just after a block edge.
   const std::vector<course::GemmShape> shapes = {

@@ -53,7 +53,7 @@ void check_on_shapes(const course::SgemmFn& fn, const char* label) {
 
 // ---- Task 1: what a warp-wide access costs ------------------------------------------------------
 
-TEST_CASE("warp_access: worked cases", "[cpu][task1]") {
+TEST_CASE("warp_access: worked cases", "[cpu][task_1]") {
   struct Case {
     const char* what;
     std::vector<long long> addresses;
@@ -89,7 +89,7 @@ TEST_CASE("warp_access: worked cases", "[cpu][task1]") {
   }
 }
 
-TEST_CASE("warp traces of the three mappings at 4096^3", "[cpu][task1]") {
+TEST_CASE("warp traces of the three mappings at 4096^3", "[cpu][task_1]") {
   const int n = 4096;
   struct Case {
     Mapping mapping;
@@ -129,7 +129,7 @@ TEST_CASE("warp traces of the three mappings at 4096^3", "[cpu][task1]") {
 
 // ---- Task 2: the coalesced SGEMM ---------------------------------------------------------------
 
-TEST_CASE("coalesced_sgemm matches Eigen on the shape grid", "[gpu][task2]") {
+TEST_CASE("coalesced_sgemm matches Eigen on the shape grid", "[gpu][task_2]") {
   check_on_shapes(coalesced_sgemm, "coalesced_sgemm");
   float* none = nullptr;
   INFO("coalesced_sgemm must throw std::invalid_argument for a dimension below 1");
@@ -140,7 +140,7 @@ TEST_CASE("coalesced_sgemm matches Eigen on the shape grid", "[gpu][task2]") {
 
 // ---- Task 3: the transposed-B contrast ---------------------------------------------------------
 
-TEST_CASE("transposed_b_sgemm (given Bt) matches Eigen on the shape grid", "[gpu][task3]") {
+TEST_CASE("transposed_b_sgemm (given Bt) matches Eigen on the shape grid", "[gpu][task_3]") {
   check_on_shapes(transposed_b_for_checking(), "transposed_b_sgemm");
   float* none = nullptr;
   INFO("transposed_b_sgemm must throw std::invalid_argument for a dimension below 1");

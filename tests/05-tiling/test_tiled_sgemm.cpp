@@ -64,7 +64,7 @@ void check_edges(const course::SgemmFn& fn, const std::string& label, int tile) 
 
 }  // namespace
 
-TEST_CASE("load_or_zero: the element inside the matrix, 0 outside", "[cpu][task1]") {
+TEST_CASE("load_or_zero: the element inside the matrix, 0 outside", "[cpu][task_1]") {
   const std::vector<float> x = small_matrix();
   const float* X = x.data();
   for (int r = 0; r < 3; ++r) {
@@ -101,17 +101,17 @@ TEST_CASE("load_or_zero: the element inside the matrix, 0 outside", "[cpu][task1
   CHECK(lesson05::load_or_zero(&one, 1, 1, 1, 0) == 0.0f);
 }
 
-TEST_CASE("tiled_sgemm<16> is right on the shape grid", "[gpu][task2]") {
+TEST_CASE("tiled_sgemm<16> is right on the shape grid", "[gpu][task_2]") {
   course_test::check_sgemm_on_shapes(&lesson05::tiled_sgemm<16>, "tiled_sgemm<16>",
                                      course::gemm_shape_grid(true));
 }
 
-TEST_CASE("tiled_sgemm<32> is right on the shape grid", "[gpu][task2]") {
+TEST_CASE("tiled_sgemm<32> is right on the shape grid", "[gpu][task_2]") {
   course_test::check_sgemm_on_shapes(&lesson05::tiled_sgemm<32>, "tiled_sgemm<32>",
                                      course::gemm_shape_grid(true));
 }
 
-TEST_CASE("ragged along one dimension at a time: which bound is missing", "[gpu][task3]") {
+TEST_CASE("ragged along one dimension at a time: which bound is missing", "[gpu][task_3]") {
   SECTION("TILE 16") {
     check_edges(&lesson05::tiled_sgemm<16>, "tiled_sgemm<16>", 16);
   }
@@ -120,7 +120,7 @@ TEST_CASE("ragged along one dimension at a time: which bound is missing", "[gpu]
   }
 }
 
-TEST_CASE("tiled_sgemm rejects sizes below 1 before launching", "[gpu][task3]") {
+TEST_CASE("tiled_sgemm rejects sizes below 1 before launching", "[gpu][task_3]") {
   // A correct run first: a stub fails here with NOT IMPLEMENTED, not on the checks below (which
   // pass before any exercise is done, since the size check is given).
   REQUIRE(course::check_sgemm(&lesson05::tiled_sgemm<16>, {3, 5, 7, 1.0f, 0.0f}).passed);

@@ -161,7 +161,7 @@ std::vector<Case> worked_cases() {
 
 // ---- CPU: each limit on its own ---------------------------------------------------------------
 
-TEST_CASE("blocks_limited_by_threads counts warp slots", "[cpu][task1]") {
+TEST_CASE("blocks_limited_by_threads counts warp slots", "[cpu][task_1]") {
   for (const Case& c : worked_cases()) {
     INFO(c.sm.name << ", " << c.what << " (" << str(c.k) << ")\nexpected " << c.by_threads
                    << " blocks by threads: " << c.why);
@@ -173,7 +173,7 @@ TEST_CASE("blocks_limited_by_threads counts warp slots", "[cpu][task1]") {
   }
 }
 
-TEST_CASE("blocks_limited_by_registers allocates per warp, per partition", "[cpu][task2]") {
+TEST_CASE("blocks_limited_by_registers allocates per warp, per partition", "[cpu][task_2]") {
   for (const Case& c : worked_cases()) {
     INFO(c.sm.name << ", " << c.what << " (" << str(c.k) << ")\nexpected " << c.by_registers
                    << " blocks by registers: " << c.why);
@@ -186,7 +186,7 @@ TEST_CASE("blocks_limited_by_registers allocates per warp, per partition", "[cpu
   }
 }
 
-TEST_CASE("blocks_limited_by_shared_memory counts the reserve and the unit", "[cpu][task3]") {
+TEST_CASE("blocks_limited_by_shared_memory counts the reserve and the unit", "[cpu][task_3]") {
   for (const Case& c : worked_cases()) {
     INFO(c.sm.name << ", " << c.what << " (" << str(c.k) << ")\nexpected "
                    << count(c.by_shared_memory) << " blocks by shared memory: " << c.why);
@@ -196,7 +196,7 @@ TEST_CASE("blocks_limited_by_shared_memory counts the reserve and the unit", "[c
 
 // ---- CPU: all four together ---------------------------------------------------------------------
 
-TEST_CASE("occupancy combines the four limits and names the binding one", "[cpu][task4]") {
+TEST_CASE("occupancy combines the four limits and names the binding one", "[cpu][task_4]") {
   for (const Case& c : worked_cases()) {
     const lesson06::Occupancy o = lesson06::occupancy(c.sm, c.k);
     INFO(c.sm.name << ", " << c.what << " (" << str(c.k) << ")\nexpected " << c.blocks
@@ -229,7 +229,7 @@ TEST_CASE("occupancy combines the four limits and names the binding one", "[cpu]
   }
 }
 
-TEST_CASE("occupancy refuses a usage that makes no sense", "[cpu][task4]") {
+TEST_CASE("occupancy refuses a usage that makes no sense", "[cpu][task_4]") {
   const SmLimits h100 = lesson06::h100_limits();
   {
     INFO("a worked case first: 512 threads x 32 registers on an H100 is 4 blocks, 100%");
@@ -266,7 +266,7 @@ TEST_CASE("occupancy refuses a usage that makes no sense", "[cpu][task4]") {
 
 // ---- CPU: waves --------------------------------------------------------------------------------
 
-TEST_CASE("waves: a full wave, one block more, and a large grid", "[cpu][task5]") {
+TEST_CASE("waves: a full wave, one block more, and a large grid", "[cpu][task_5]") {
   {
     INFO("132 SMs x 2 blocks = 264 slots: a grid of 264 blocks is exactly one full wave");
     const lesson06::Waves w = lesson06::waves(132, 2, 264);
@@ -331,7 +331,7 @@ std::vector<lesson06::LaunchCandidate> family() {
 
 }  // namespace
 
-TEST_CASE("choose_launch: occupancy first, then waves, then the larger tile", "[cpu][task7]") {
+TEST_CASE("choose_launch: occupancy first, then waves, then the larger tile", "[cpu][task_7]") {
   const SmLimits h100 = lesson06::h100_limits();
   {
     INFO(
@@ -383,7 +383,7 @@ TEST_CASE("choose_launch: occupancy first, then waves, then the larger tile", "[
 
 // ---- GPU: the driver's numbers ------------------------------------------------------------------
 
-TEST_CASE("query_sm_limits reports what the driver reports", "[gpu][task6]") {
+TEST_CASE("query_sm_limits reports what the driver reports", "[gpu][task_6]") {
   int dev = 0;
   CUDA_CHECK(cudaGetDevice(&dev));
   const SmLimits s = lesson06::query_sm_limits(dev);
@@ -427,7 +427,7 @@ TEST_CASE("query_sm_limits reports what the driver reports", "[gpu][task6]") {
   }
 }
 
-TEST_CASE("kernel_usage reads the compiler's registers and shared memory", "[gpu][task6]") {
+TEST_CASE("kernel_usage reads the compiler's registers and shared memory", "[gpu][task_6]") {
   for (const lesson06::LessonKernel& k : lesson06::lesson_kernels()) {
     cudaFuncAttributes a{};
     CUDA_CHECK(cudaFuncGetAttributes(&a, k.kernel));
@@ -469,7 +469,7 @@ void compare_with_api(const SmLimits& sm, const std::string& name, const void* k
 
 }  // namespace
 
-TEST_CASE("the calculator equals the CUDA runtime for the lesson's kernels", "[gpu][task4]") {
+TEST_CASE("the calculator equals the CUDA runtime for the lesson's kernels", "[gpu][task_4]") {
   int dev = 0;
   CUDA_CHECK(cudaGetDevice(&dev));
   const SmLimits sm = lesson06::query_sm_limits(dev);
@@ -485,7 +485,7 @@ TEST_CASE("the calculator equals the CUDA runtime for the lesson's kernels", "[g
 }
 
 TEST_CASE("the calculator equals the CUDA runtime for deliberately different kernels",
-          "[gpu][task4]") {
+          "[gpu][task_4]") {
   int dev = 0;
   CUDA_CHECK(cudaGetDevice(&dev));
   const SmLimits sm = lesson06::query_sm_limits(dev);
@@ -517,7 +517,7 @@ TEST_CASE("the calculator equals the CUDA runtime for deliberately different ker
 // ------------------------------------------------------------------------
 
 TEST_CASE("tuned_tiled_sgemm (and lesson 05's TILE 16/32 kernels) are right on the shape grid",
-          "[gpu][task7]") {
+          "[gpu][task_7]") {
   const std::vector<std::pair<std::string, course::SgemmFn>> kernels = {
       {"tuned_tiled_sgemm", &lesson06::tuned_tiled_sgemm},
       {"tiled_sgemm<16> (lesson 05)", &lesson05::tiled_sgemm<16>},

@@ -104,31 +104,31 @@ cudaFuncAttributes attributes(const void* kernel) {
 
 }  // namespace
 
-TEST_CASE("thread_tile_1d_sgemm<64,64,8,8> is right on the shape grid", "[gpu][task1]") {
+TEST_CASE("thread_tile_1d_sgemm<64,64,8,8> is right on the shape grid", "[gpu][task_1]") {
   course_test::check_sgemm_on_shapes(kTile1d, "thread_tile_1d_sgemm<64,64,8,8>",
                                      course::gemm_shape_grid(true));
 }
 
-TEST_CASE("thread_tile_1d_sgemm: every edge of the block tile", "[gpu][task1]") {
+TEST_CASE("thread_tile_1d_sgemm: every edge of the block tile", "[gpu][task_1]") {
   check_edges(kTile1d, "thread_tile_1d_sgemm<64,64,8,8>", {64, 64, 8});
 }
 
-TEST_CASE("thread_tile_2d_sgemm<128,128,8,8,8> is right on the shape grid", "[gpu][task2]") {
+TEST_CASE("thread_tile_2d_sgemm<128,128,8,8,8> is right on the shape grid", "[gpu][task_2]") {
   course_test::check_sgemm_on_shapes(kTile2d, "thread_tile_2d_sgemm<128,128,8,8,8>",
                                      course::gemm_shape_grid(true));
 }
 
-TEST_CASE("thread_tile_2d_sgemm: every edge of the block tile", "[gpu][task2]") {
+TEST_CASE("thread_tile_2d_sgemm: every edge of the block tile", "[gpu][task_2]") {
   check_edges(kTile2d, "thread_tile_2d_sgemm<128,128,8,8,8>", {128, 128, 8});
 }
 
-TEST_CASE("vectorized_2d_sgemm<128,128,8,8,8> is right on the shape grid", "[gpu][task3]") {
+TEST_CASE("vectorized_2d_sgemm<128,128,8,8,8> is right on the shape grid", "[gpu][task_3]") {
   course_test::check_sgemm_on_shapes(kVector, "vectorized_2d_sgemm<128,128,8,8,8>",
                                      course::gemm_shape_grid(true));
 }
 
 TEST_CASE("vectorized_2d_sgemm: every edge of the block tile, and every 128-bit precondition",
-          "[gpu][task3]") {
+          "[gpu][task_3]") {
   check_edges(kVector, "vectorized_2d_sgemm<128,128,8,8,8>", {128, 128, 8});
   // Whole tiles, K and N multiples of 4, but the pointers 4 bytes past a 16-byte boundary.
   const std::string label = "vectorized_2d_sgemm<128,128,8,8,8> (misaligned A, B, C)";
@@ -147,7 +147,7 @@ TEST_CASE("vectorized_2d_sgemm: every edge of the block tile, and every 128-bit 
   }
 }
 
-TEST_CASE("the launchers reject sizes below 1, and the tiles stay in registers", "[gpu][task3]") {
+TEST_CASE("the launchers reject sizes below 1, and the tiles stay in registers", "[gpu][task_3]") {
   // Correct runs first: a stub fails here with NOT IMPLEMENTED, not on the checks below (which
   // would pass before any exercise is done: the size check and the attributes are given).
   REQUIRE(course::check_sgemm(kTile1d, {3, 5, 7, 1.0f, 0.0f}).passed);

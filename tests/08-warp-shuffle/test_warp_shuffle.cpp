@@ -44,7 +44,7 @@ double exact_sum(const float* v, int n) {
 
 // ---- Task 2 on the CPU: the butterfly -----------------------------------------------------------
 
-TEST_CASE("butterfly_partner pairs the lanes that differ in one bit", "[cpu][task2]") {
+TEST_CASE("butterfly_partner pairs the lanes that differ in one bit", "[cpu][task_2]") {
   for (int offset = 16; offset >= 1; offset /= 2) {
     for (int lane = 0; lane < kWarpSize; ++lane) {
       const int p = lesson08::butterfly_partner(lane, offset);
@@ -60,7 +60,7 @@ TEST_CASE("butterfly_partner pairs the lanes that differ in one bit", "[cpu][tas
   }
 }
 
-TEST_CASE("the emulated butterfly leaves the warp's sum in every lane", "[cpu][task2]") {
+TEST_CASE("the emulated butterfly leaves the warp's sum in every lane", "[cpu][task_2]") {
   for (int seed = 0; seed < 4; ++seed) {
     const std::array<float, kWarpSize> v = lane_values(seed);
     const auto stages = lesson08::emulate_butterfly(v);
@@ -80,7 +80,7 @@ TEST_CASE("the emulated butterfly leaves the warp's sum in every lane", "[cpu][t
 
 // ---- Task 3 on the CPU: the quad's sources ------------------------------------------------------
 
-TEST_CASE("quad lanes read their operands from the lanes that loaded them", "[cpu][task3]") {
+TEST_CASE("quad lanes read their operands from the lanes that loaded them", "[cpu][task_3]") {
   const int want_a[4] = {0, 0, 1, 1}, want_b[4] = {2, 3, 2, 3};
   for (int q = 0; q < 4; ++q) {
     INFO("quad lane " << q << " owns C[r0 + " << q / 2 << "][c0 + " << q % 2
@@ -112,7 +112,7 @@ TEST_CASE("quad lanes read their operands from the lanes that loaded them", "[cp
 // ---- The kernels on the GPU
 // -----------------------------------------------------------------------
 
-TEST_CASE("warp_broadcast gives every lane its warp's value of src_lane", "[gpu][task1]") {
+TEST_CASE("warp_broadcast gives every lane its warp's value of src_lane", "[gpu][task_1]") {
   const std::vector<int> sizes = {32, 1, 31, 33, 80, 1000, 4097};
   const std::vector<int> sources = {5, 0, 31};
   for (int n : sizes) {
@@ -147,7 +147,7 @@ TEST_CASE("warp_broadcast gives every lane its warp's value of src_lane", "[gpu]
   CHECK(course_test::throws_invalid_argument([&] { lesson08::warp_broadcast(none, none, 8, -1); }));
 }
 
-TEST_CASE("warp_sums leaves the butterfly's sum in every lane", "[gpu][task2]") {
+TEST_CASE("warp_sums leaves the butterfly's sum in every lane", "[gpu][task_2]") {
   for (int n : {32, 1, 33, 100, 10000}) {
     std::vector<float> in(n);
     for (int i = 0; i < n; i += kWarpSize) {
@@ -191,7 +191,7 @@ TEST_CASE("warp_sums leaves the butterfly's sum in every lane", "[gpu][task2]") 
   CHECK(course_test::throws_invalid_argument([&] { lesson08::warp_sums(none, none, 0); }));
 }
 
-TEST_CASE("quad_sgemm is right on the shape grid", "[gpu][task3]") {
+TEST_CASE("quad_sgemm is right on the shape grid", "[gpu][task_3]") {
   course_test::check_sgemm_on_shapes(&lesson08::quad_sgemm, "quad_sgemm",
                                      course::gemm_shape_grid(true));
   float* none = nullptr;

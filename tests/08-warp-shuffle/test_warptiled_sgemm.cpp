@@ -76,7 +76,7 @@ std::vector<EdgeCase> edge_cases(const WarpTileShape& s) {
 
 }  // namespace
 
-TEST_CASE("thread_place puts every thread where the contract says", "[cpu][task4]") {
+TEST_CASE("thread_place puts every thread where the contract says", "[cpu][task_4]") {
   // The header's example first.
   const WarpTileShape ex{128, 128, 8, 32, 64, 2, 2, 4, 4};
   const ThreadPlace p = lesson08::thread_place(ex, 77);
@@ -109,7 +109,7 @@ TEST_CASE("thread_place puts every thread where the contract says", "[cpu][task4
   }
 }
 
-TEST_CASE("the thread tiles cover the block tile once, warp by warp", "[cpu][task4]") {
+TEST_CASE("the thread tiles cover the block tile once, warp by warp", "[cpu][task_4]") {
   for (const WarpTileShape& s : shapes_to_place()) {
     INFO(shape_str(s));
     std::vector<int> owner(static_cast<std::size_t>(s.bm) * s.bn, -1);
@@ -156,24 +156,24 @@ TEST_CASE("the thread tiles cover the block tile once, warp by warp", "[cpu][tas
   CHECK(lesson08::choose_warptiled_config(1, 1, 132) == 1);
 }
 
-TEST_CASE("every warp-tiled configuration is right on the shape grid", "[gpu][task5]") {
+TEST_CASE("every warp-tiled configuration is right on the shape grid", "[gpu][task_5]") {
   for (const lesson08::WarpTiledConfig& c : lesson08::warptiled_configs()) {
     course_test::check_sgemm_on_shapes(c.sgemm, c.name, course::gemm_shape_grid(true));
   }
 }
 
-TEST_CASE("tuned_warptiled_sgemm is right on the shape grid", "[gpu][task5]") {
+TEST_CASE("tuned_warptiled_sgemm is right on the shape grid", "[gpu][task_5]") {
   course_test::check_sgemm_on_shapes(&lesson08::tuned_warptiled_sgemm, "tuned_warptiled_sgemm",
                                      course::gemm_shape_grid(true));
 }
 
-TEST_CASE("ragged along one dimension at a time, on both paths", "[gpu][task6]") {
+TEST_CASE("ragged along one dimension at a time, on both paths", "[gpu][task_6]") {
   for (const lesson08::WarpTiledConfig& c : lesson08::warptiled_configs()) {
     course_test::check_sgemm_on_cases(c.sgemm, c.name, edge_cases(c.shape));
   }
 }
 
-TEST_CASE("warptiled_sgemm rejects sizes below 1 before launching", "[gpu][task6]") {
+TEST_CASE("warptiled_sgemm rejects sizes below 1 before launching", "[gpu][task_6]") {
   // A correct run first: a stub fails here with NOT IMPLEMENTED, not on the checks below.
   REQUIRE(course::check_sgemm(&lesson08::tuned_warptiled_sgemm, {3, 5, 7, 1.0f, 0.0f}).passed);
   float* none = nullptr;

@@ -153,7 +153,7 @@ void check_edges(const course::SgemmFn& fn, const std::string& label) {
 
 // ---- Task 1 ------------------------------------------------------------------------------------
 
-TEST_CASE("bank_conflicts: worked cases", "[cpu][task1]") {
+TEST_CASE("bank_conflicts: worked cases", "[cpu][task_1]") {
   std::vector<Case> cases = {
       {"thread t reads word t (32 banks, a word each)", 4, addresses([](int t) { return 4u * t; }),
        0},
@@ -190,7 +190,7 @@ TEST_CASE("bank_conflicts: worked cases", "[cpu][task1]") {
   CHECK(lesson09::shared_wavefronts(addresses([](int t) { return 128u * t; }), 4) == 32);
 }
 
-TEST_CASE("bank_conflicts: random accesses against the grader's own count", "[cpu][task1]") {
+TEST_CASE("bank_conflicts: random accesses against the grader's own count", "[cpu][task_1]") {
   std::mt19937 rng(9);
   for (int bytes : {4, 8, 16}) {
     for (int trial = 0; trial < 300; ++trial) {
@@ -204,7 +204,7 @@ TEST_CASE("bank_conflicts: random accesses against the grader's own count", "[cp
   }
 }
 
-TEST_CASE("bank_conflicts: rejects sizes and misaligned addresses", "[cpu][task1]") {
+TEST_CASE("bank_conflicts: rejects sizes and misaligned addresses", "[cpu][task_1]") {
   // A correct count first: a stub fails here with NOT IMPLEMENTED.
   REQUIRE(lesson09::bank_conflicts(addresses([](int t) { return 4u * t; }), 4) == 0);
   const WarpAddresses a = addresses([](int t) { return 16u * t; });
@@ -217,7 +217,7 @@ TEST_CASE("bank_conflicts: rejects sizes and misaligned addresses", "[cpu][task1
 
 // ---- Task 2 ------------------------------------------------------------------------------------
 
-TEST_CASE("padded_index: rows of row_length + pad", "[cpu][task2]") {
+TEST_CASE("padded_index: rows of row_length + pad", "[cpu][task_2]") {
   INFO("padded_index(row, col, row_length, pad) = row * (row_length + pad) + col");
   CHECK(lesson09::padded_index(0, 0, 32, 1) == 0);
   CHECK(lesson09::padded_index(2, 3, 32, 1) == 69);
@@ -240,7 +240,7 @@ TEST_CASE("padded_index: rows of row_length + pad", "[cpu][task2]") {
 }
 
 TEST_CASE("the padded A tile: the final kernel's shared-memory accesses are conflict-free",
-          "[cpu][task2]") {
+          "[cpu][task_2]") {
   for (const lesson09::SharedAccess& a :
        lesson09::final_kernel_shared_accesses(lesson09::ALayout::kPadded)) {
     for (std::size_t w = 0; w < a.warps.size(); ++w) {
@@ -252,7 +252,7 @@ TEST_CASE("the padded A tile: the final kernel's shared-memory accesses are conf
 
 // ---- Task 3 ------------------------------------------------------------------------------------
 
-TEST_CASE("Swizzle<B, M, S>: worked values of the 128-byte mode", "[cpu][task3]") {
+TEST_CASE("Swizzle<B, M, S>: worked values of the 128-byte mode", "[cpu][task_3]") {
   const lesson09::Swizzle128B s;
   INFO("Swizzle<3, 4, 3>: bits 4-6 (the 16-byte chunk) ^= bits 7-9 (the 128-byte row, mod 8)");
   CHECK(s(0x000u) == 0x000u);
@@ -274,7 +274,7 @@ TEST_CASE("Swizzle<B, M, S>: worked values of the 128-byte mode", "[cpu][task3]"
 }
 
 TEST_CASE("Swizzle<B, M, S>: bijective, and conflict-free rows and columns in every mode",
-          "[cpu][task3]") {
+          "[cpu][task_3]") {
   // Tiles of 8 rows of 32, 64 or 128 bytes; a 16-byte column of 8 rows unswizzled is a 2-, 4- or
   // 8-way conflict (1, 3 or 7 extra wavefronts per quarter-warp).
   check_mode<lesson09::Swizzle32B>("32B (Swizzle<1, 4, 3>)", 32, 1);
@@ -290,7 +290,7 @@ TEST_CASE("Swizzle<B, M, S>: bijective, and conflict-free rows and columns in ev
 // ---- Task 4 ------------------------------------------------------------------------------------
 
 TEST_CASE("swizzled_a_index: values, and a bijection on every tile the kernels use",
-          "[cpu][task4]") {
+          "[cpu][task_4]") {
   INFO("panels of 32 columns of m, each a bk x 32 row-major array through Swizzle<3, 4, 3>");
   CHECK(lesson09::swizzled_a_index(0, 0, 16) == 0);
   CHECK(lesson09::swizzled_a_index(1, 0, 16) == 36);
@@ -320,7 +320,7 @@ TEST_CASE("swizzled_a_index: values, and a bijection on every tile the kernels u
 }
 
 TEST_CASE("the swizzled A tile: the final kernel's shared-memory accesses are conflict-free",
-          "[cpu][task4]") {
+          "[cpu][task_4]") {
   long plain_conflicts = 0;
   for (const lesson09::SharedAccess& a :
        lesson09::final_kernel_shared_accesses(lesson09::ALayout::kSwizzled)) {
@@ -340,22 +340,22 @@ TEST_CASE("the swizzled A tile: the final kernel's shared-memory accesses are co
 
 // ---- The kernels (task 4 on the GPU) -----------------------------------------------------------
 
-TEST_CASE("padded_sgemm is right on the shape grid", "[gpu][task2]") {
+TEST_CASE("padded_sgemm is right on the shape grid", "[gpu][task_2]") {
   course_test::check_sgemm_on_shapes(&lesson09::padded_sgemm, "padded_sgemm",
                                      course::gemm_shape_grid(true));
 }
 
-TEST_CASE("swizzled_sgemm is right on the shape grid", "[gpu][task4]") {
+TEST_CASE("swizzled_sgemm is right on the shape grid", "[gpu][task_4]") {
   course_test::check_sgemm_on_shapes(&lesson09::swizzled_sgemm, "swizzled_sgemm",
                                      course::gemm_shape_grid(true));
 }
 
-TEST_CASE("final_sgemm is right on the shape grid", "[gpu][task4]") {
+TEST_CASE("final_sgemm is right on the shape grid", "[gpu][task_4]") {
   course_test::check_sgemm_on_shapes(&lesson09::final_sgemm, "final_sgemm",
                                      course::gemm_shape_grid(true));
 }
 
-TEST_CASE("ragged along one dimension at a time, and the one-float path", "[gpu][task4]") {
+TEST_CASE("ragged along one dimension at a time, and the one-float path", "[gpu][task_4]") {
   check_edges(&lesson09::swizzled_sgemm, "swizzled_sgemm");
   check_edges(&lesson09::padded_sgemm, "padded_sgemm");
   // B one float past a 16-byte boundary: the launcher must take the one-float-at-a-time path.
@@ -375,7 +375,7 @@ TEST_CASE("ragged along one dimension at a time, and the one-float path", "[gpu]
   CHECK(r.passed);
 }
 
-TEST_CASE("every compiled configuration is right", "[gpu][task4]") {
+TEST_CASE("every compiled configuration is right", "[gpu][task_4]") {
   // The layouts first: a stub fails here with NOT IMPLEMENTED.
   REQUIRE(course::check_sgemm(&lesson09::swizzled_sgemm, {33, 65, 17, 1.0f, 0.0f}).passed);
   const auto& configs = lesson09::sgemm_configs();
@@ -390,7 +390,7 @@ TEST_CASE("every compiled configuration is right", "[gpu][task4]") {
   }
 }
 
-TEST_CASE("the launchers reject bad shapes before launching", "[gpu][task4]") {
+TEST_CASE("the launchers reject bad shapes before launching", "[gpu][task_4]") {
   REQUIRE(course::check_sgemm(&lesson09::final_sgemm, {3, 5, 7, 1.0f, 0.0f}).passed);
   float* none = nullptr;
   CHECK(course_test::throws_invalid_argument(

@@ -154,8 +154,7 @@ course::Bf16GemmFn config_fn(int index) {
 
 // ---- The fragments (CPU) -----------------------------------------------------------------------
 
-TEST_CASE("the A fragment: every element held once, where the PTX ISA puts it",
-          "[cpu][fragments]") {
+TEST_CASE("the A fragment: every element held once, where the PTX ISA puts it", "[cpu][task_1]") {
   check_known("a", lesson10::a_fragment_coord,
               {{0, 0, {0, 0}},
                {0, 1, {0, 1}},
@@ -174,8 +173,7 @@ TEST_CASE("the A fragment: every element held once, where the PTX ISA puts it",
   check_against("a", lesson10::kAFragment, lesson10::a_fragment_coord, ptx_a);
 }
 
-TEST_CASE("the B fragment: every element held once, where the PTX ISA puts it",
-          "[cpu][fragments]") {
+TEST_CASE("the B fragment: every element held once, where the PTX ISA puts it", "[cpu][task_1]") {
   check_known("b", lesson10::b_fragment_coord,
               {{0, 0, {0, 0}},
                {0, 1, {1, 0}},
@@ -188,8 +186,7 @@ TEST_CASE("the B fragment: every element held once, where the PTX ISA puts it",
   check_against("b", lesson10::kBFragment, lesson10::b_fragment_coord, ptx_b);
 }
 
-TEST_CASE("the C fragment: every element held once, where the PTX ISA puts it",
-          "[cpu][fragments]") {
+TEST_CASE("the C fragment: every element held once, where the PTX ISA puts it", "[cpu][task_1]") {
   check_known("c", lesson10::c_fragment_coord,
               {{0, 0, {0, 0}},
                {0, 1, {0, 1}},
@@ -202,7 +199,7 @@ TEST_CASE("the C fragment: every element held once, where the PTX ISA puts it",
   check_against("c", lesson10::kCFragment, lesson10::c_fragment_coord, ptx_c);
 }
 
-TEST_CASE("ldmatrix.x4 delivers the A and B fragments", "[cpu][fragments]") {
+TEST_CASE("ldmatrix.x4 delivers the A and B fragments", "[cpu][task_1]") {
   // ldmatrix gives register q of lane L row L / 4 of matrix q, values 2 (L % 4) and 2 (L % 4) + 1.
   // For A the matrices are the four 8 x 8 quarters in the order top left, bottom left, top right,
   // bottom right; for B (as k x n) the top and bottom halves.
@@ -228,7 +225,7 @@ TEST_CASE("ldmatrix.x4 delivers the A and B fragments", "[cpu][fragments]") {
   }
 }
 
-TEST_CASE("the picture of the fragments", "[cpu][fragments]") {
+TEST_CASE("the picture of the fragments", "[cpu][task_1]") {
   const std::string svg = lesson10::fragment_svg();
   CHECK(svg.rfind("<?xml", 0) == 0);
   CHECK(svg.find("<svg xmlns=\"http://www.w3.org/2000/svg\"") != std::string::npos);
@@ -250,7 +247,7 @@ TEST_CASE("the picture of the fragments", "[cpu][fragments]") {
 // ---- The tiles in shared memory (CPU)
 // ------------------------------------------------------------
 
-TEST_CASE("the kernel's tiles: lesson 09's swizzle, and no bank conflicts", "[cpu][fragments]") {
+TEST_CASE("the kernel's tiles: lesson 09's swizzle, and no bank conflicts", "[cpu][task_1]") {
   // The kernel's own addresses for one stage of its large tile (your A and B mappings give the
   // ldmatrix rows), plain and swizzled.
   const auto swizzled = lesson10::config_shared_accesses(lesson10::headline_config_index(true));
@@ -294,12 +291,12 @@ TEST_CASE("the kernel's tiles: lesson 09's swizzle, and no bank conflicts", "[cp
 // ---- The kernels (GPU)
 // ---------------------------------------------------------------------------
 
-TEST_CASE("mma_sync_gemm is right on the shape grid", "[gpu][main-loop]") {
+TEST_CASE("mma_sync_gemm is right on the shape grid", "[gpu][task_2]") {
   course_test::check_bf16_on_shapes(&lesson10::mma_sync_gemm, "mma_sync_gemm",
                                     course::bf16_shape_grid(8, true));
 }
 
-TEST_CASE("the large tile: ragged along one dimension at a time, K, beta", "[gpu][main-loop]") {
+TEST_CASE("the large tile: ragged along one dimension at a time, K, beta", "[gpu][task_2]") {
   // The 128 x 128 x 64 tile that mma_sync_gemm uses for large problems, called directly: on small
   // problems mma_sync_gemm would pick a smaller tile.
   const int large = lesson10::headline_config_index(true);
@@ -317,7 +314,7 @@ TEST_CASE("the large tile: ragged along one dimension at a time, K, beta", "[gpu
   course_test::check_bf16_on_cases(config_fn(large), "mma_sync_gemm (large tile)", cases);
 }
 
-TEST_CASE("every compiled configuration is right", "[gpu][main-loop]") {
+TEST_CASE("every compiled configuration is right", "[gpu][task_2]") {
   // Your code first: a stub fails here with NOT IMPLEMENTED.
   REQUIRE(course::check_bf16_gemm(&lesson10::mma_sync_gemm, {33, 65, 24, 1.0f, 0.0f}).passed);
   const auto& configs = lesson10::mma_configs();
@@ -328,7 +325,7 @@ TEST_CASE("every compiled configuration is right", "[gpu][main-loop]") {
   }
 }
 
-TEST_CASE("wmma_gemm (given) is right on the shape grid", "[gpu][main-loop]") {
+TEST_CASE("wmma_gemm (given) is right on the shape grid", "[gpu][task_2]") {
   // Given code, graded once your mma.sync kernel runs, so that an untouched lesson reads as not
   // started rather than half done.
   REQUIRE(course::check_bf16_gemm(&lesson10::mma_sync_gemm, {7, 13, 8, 1.0f, 0.0f}).passed);
@@ -336,7 +333,7 @@ TEST_CASE("wmma_gemm (given) is right on the shape grid", "[gpu][main-loop]") {
                                     course::bf16_shape_grid(8, true));
 }
 
-TEST_CASE("the launchers reject bad shapes before launching", "[gpu][main-loop]") {
+TEST_CASE("the launchers reject bad shapes before launching", "[gpu][task_2]") {
   REQUIRE(course::check_bf16_gemm(&lesson10::mma_sync_gemm, {3, 5, 8, 1.0f, 0.0f}).passed);
   course::bf16* none = nullptr;
   const std::string k_msg = "K must be a multiple of 8";

@@ -40,7 +40,7 @@ std::uint64_t field(std::uint64_t desc, int first_bit, int bits) {
 
 }  // namespace
 
-TEST_CASE("make_smem_descriptor: each field where the PTX ISA puts it", "[cpu][task1]") {
+TEST_CASE("make_smem_descriptor: each field where the PTX ISA puts it", "[cpu][task_1]") {
   for (std::uint32_t address : {0u, 1024u, 0x4000u, 0x1A420u, 0x37FE0u}) {
     const std::uint64_t d = lesson11::compiled::make_smem_descriptor(address);
     INFO("shared address 0x" << std::hex << address << ", descriptor 0x" << d);
@@ -60,7 +60,7 @@ TEST_CASE("make_smem_descriptor: each field where the PTX ISA puts it", "[cpu][t
         2);
 }
 
-TEST_CASE("consumer_slot and producer_slot: stages and parities", "[cpu][task2]") {
+TEST_CASE("consumer_slot and producer_slot: stages and parities", "[cpu][task_2]") {
   const int stages = 4;
   const lesson11::RingProtocol ring = lesson11::compiled::ring_protocol();
   for (int it = 0; it < 20; ++it) {
@@ -76,7 +76,7 @@ TEST_CASE("consumer_slot and producer_slot: stages and parities", "[cpu][task2]"
   }
 }
 
-TEST_CASE("the ring plays through on the CPU model, every ring and interleaving", "[cpu][task2]") {
+TEST_CASE("the ring plays through on the CPU model, every ring and interleaving", "[cpu][task_2]") {
   for (int stages : {1, 2, 3, 4, 5, 7}) {
     for (int warps : {4, 8}) {
       const std::string why = lesson11::check_ring_protocol(lesson11::compiled::ring_protocol(),
@@ -88,7 +88,7 @@ TEST_CASE("the ring plays through on the CPU model, every ring and interleaving"
 }
 
 TEST_CASE("the CPU model passes your ring and catches the classic protocol mistakes",
-          "[cpu][task2]") {
+          "[cpu][task_2]") {
   using lesson11::RingSlot;
   // Yours first: the model below is the one your ring is held to.
   CHECK(lesson11::check_ring_protocol(lesson11::compiled::ring_protocol(), 4, 8, 30).empty());
@@ -132,7 +132,7 @@ TEST_CASE("the CPU model passes your ring and catches the classic protocol mista
   CHECK(too_many.find("arrival count") != std::string::npos);
 }
 
-TEST_CASE("stage_tx_bytes and empty_barrier_arrivals", "[cpu][task2]") {
+TEST_CASE("stage_tx_bytes and empty_barrier_arrivals", "[cpu][task_2]") {
   CHECK(lesson11::compiled::stage_tx_bytes(128, 256, 64) == (128 * 64 + 256 * 64) * 2);
   CHECK(lesson11::compiled::stage_tx_bytes(64, 128, 64) == 24576);
   CHECK(lesson11::compiled::stage_tx_bytes(1, 1, 8) == 32);
@@ -353,14 +353,14 @@ void check_given_orders_and_layouts() {
 
 }  // namespace
 
-TEST_CASE("every rung on the shape grid", "[gpu]") {
+TEST_CASE("every rung on the shape grid", "[gpu][task_2]") {
   check_given_orders_and_layouts();
   for (const lesson11::Rung& r : all_kernels()) {
     course_test::check_bf16_on_shapes(r.fn, r.name, course::bf16_shape_grid());
   }
 }
 
-TEST_CASE("every rung on problems ragged in one dimension at a time", "[gpu]") {
+TEST_CASE("every rung on problems ragged in one dimension at a time", "[gpu][task_2]") {
   const std::vector<course_test::EdgeCase> cases = {
       {{129, 256, 128, 1.0f, 0.0f}, "M one row past a 128-row tile: the zero-filled rows of A"},
       {{128, 257, 128, 1.0f, 0.0f}, "N one column past a tile, odd N: the register epilogue"},
@@ -376,7 +376,7 @@ TEST_CASE("every rung on problems ragged in one dimension at a time", "[gpu]") {
   }
 }
 
-TEST_CASE("every rung on problems whose tiles stream-K splits along K", "[gpu]") {
+TEST_CASE("every rung on problems whose tiles stream-K splits along K", "[gpu][task_2]") {
   // On 132 SMs (an H100 SXM), with 128 x 256 tiles; other SM counts split them differently, and
   // the variants that split whenever it helps at all ("stream-K always") split most of them.
   const std::vector<course_test::EdgeCase> cases = {
@@ -397,7 +397,7 @@ TEST_CASE("every rung on problems whose tiles stream-K splits along K", "[gpu]")
   }
 }
 
-TEST_CASE("the launchers check K, the sizes and alignment before launching", "[gpu]") {
+TEST_CASE("the launchers check K, the sizes and alignment before launching", "[gpu][task_2]") {
   course::DeviceBuffer<course::bf16> A(64 * 64), B(64 * 64), C(64 * 64);
   for (const lesson11::Rung& r : all_kernels()) {
     INFO(r.name);

@@ -126,6 +126,42 @@ TEST_CASE("JsonLine writes one valid line, escaped, NaN as null", "[cpu][report]
   CHECK(j.str() == R"({"kernel": "say \"hi\"\n", "ms": 1.5, "M": 4096, "ok": true, "bad": null})");
 }
 
+TEST_CASE("JsonLine writes arrays of strings and values already encoded", "[cpu][report]") {
+  course::JsonLine j;
+  j.add("tags", std::vector<std::string>{"cpu", "task_1"})
+      .add("none", std::vector<std::string>{})
+      .add_json("inner", course::JsonLine().add("a", 1).str());
+  CHECK(j.str() == R"({"tags": ["cpu", "task_1"], "none": [], "inner": {"a": 1}})");
+}
+
+TEST_CASE("the measurement lines carry their schema, and the fields in their declared order",
+          "[cpu][report]") {
+  course::GemmMeasurement m;
+  m.lesson = "03";
+  m.kernel = "naive_sgemm";
+  m.M = 4096;
+  m.N = 2048;
+  m.K = 1024;
+  m.ms = 2.5;
+  m.spread = 0.01;
+  m.tflops = 6.9;
+  m.cublas_ms = 0.05;
+  m.cublas_tflops = 340;
+  m.pct_of_cublas = 2;
+  m.checked = m.passed = m.headline = true;
+  m.gpu = "G";
+  CHECK(m.json().str() ==
+        R"({"schema": "course.measurement/1", "lesson": "03", "kernel": "naive_sgemm", )"
+        R"("M": 4096, "N": 2048, "K": 1024, "ms": 2.5, "spread": 0.01, "tflops": 6.9, )"
+        R"("cublas_ms": 0.05, "cublas_tflops": 340, "pct_of_cublas": 2, "checked": true, )"
+        R"("passed": true, "headline": true, "gpu": "G", "precision": "fp32"})");
+  m.intensity = 0.25;  // stated: the line says it, last
+  CHECK(m.json().str().find(R"("precision": "fp32", "intensity": 0.25})") != std::string::npos);
+  CHECK(course::measurement_line("06", "occupancy").add("blocks_per_sm", 4).str() ==
+        R"({"schema": "course.measurement/1", "lesson": "06", "what": "occupancy", )"
+        R"("blocks_per_sm": 4})");
+}
+
 TEST_CASE("summarize_times: median, spread, and the rates", "[cpu][timing]") {
   auto s = course::summarize_times({3.0, 1.0, 2.0, 10.0});
   CHECK(s.reps == 4);

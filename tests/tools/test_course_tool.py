@@ -1,37 +1,52 @@
 #!/usr/bin/env python3
-"""Tests of common/tools/course.py, the learner's tools behind `make grade`, `make watch`,
-`make next`, `make hint-N`, `make reset-N` and the course's own checks.
+"""Tests of the course's tools (common/tools/course/, run as common/tools/course.py), behind
+`make grade`, `make watch`, `make next`, `make hint-N`, `make reset-N` and the course's own checks.
 
-Each test builds a small fake course in a temporary folder: a manifest of two lessons, their
-folders, and fake graders (shell scripts that answer like the Catch2 graders: NOT IMPLEMENTED
-while the exercise still calls not_implemented, a failure with a "likely cause" when it holds
-BUG, a crash when it holds CRASH, a pass otherwise; their GPU half is skipped unless FAKE_GPU=1).
-course.py is copied in, so it reads the fake course and writes its state there: nothing here
-touches the real repository. CPU only, standard library only, a few seconds.
+Most tests build a small fake course in a temporary folder: a manifest of two lessons, their
+records (lesson.toml, two tasks each), their folders, and fake graders that behave like the
+Catch2 graders do for the tools: they write the COURSE_REPORT file (tests/support/test_main.cpp
+describes it) and print a console report. A fake grader's test cases depend on the regions of
+the exercise it "was built from": a region still calling not_implemented fails NOT IMPLEMENTED,
+one holding BUG fails with a "likely cause", one holding CRASH kills the grader, any other passes;
+the GPU part is skipped unless FAKE_GPU=1. The fake lesson program prints a measurement line only
+when asked for --headline-only. The tools are copied in, so they read the fake course and write
+its state there: nothing here touches the real repository. CPU only, standard library only, a few
+seconds.
 
-With COURSE_TEST_BUILD set (CTest sets it to the build folder), one more test runs the real
-`course.py watch 1 --once --solution --no-build` against the real build.
+The parts of the tools that need no course are tested directly: the record parser (against tomllib
+on every real lesson.toml, where tomllib exists), the records, the report reader and the
+measurement reader. With COURSE_TEST_BUILD set (CTest sets it to the build folder), the real
+graders' reports and `course.py watch 1 --once --solution --no-build` are checked too.
 
   python3 tests/tools/test_course_tool.py [-v]
 """
 
+import contextlib
+import io
 import json
 import os
 import re
 import shutil
 import signal
-import stat
 import subprocess
 import sys
 import tempfile
-import textwrap
 import threading
 import time
 import unittest
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-COURSE = REPO / "common" / "tools" / "course.py"
+TOOLS = REPO / "common" / "tools"
+COURSE = TOOLS / "course.py"
+sys.path.insert(0, str(TOOLS))
+from course import measurements, records, report, tomlsubset  # noqa: E402
+
+try:
+    import tomllib
+except ImportError:  # Python < 3.11
+    tomllib = None
+
 HAVE_GIT = shutil.which("git") is not None
 GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_NOSYSTEM": "1"}
@@ -46,6 +61,12 @@ int {fn}() {{
   // END EXERCISE
   //! [body]
 }}
+int {fn}_twice() {{
+  // BEGIN EXERCISE: {fn}_twice
+  // TODO: return 84.
+  course::not_implemented("{fn}_twice (exercises/{dir}/{slug}.cpp)");
+  // END EXERCISE
+}}
 """
 SOLVED = """\
 // Lesson {num}: the {slug} exercise.
@@ -56,66 +77,90 @@ int {fn}() {{
   // END EXERCISE
   //! [body]
 }}
+int {fn}_twice() {{
+  // BEGIN EXERCISE: {fn}_twice
+  return 84;
+  // END EXERCISE
+}}
 """
 BUGGY = SOLVED.replace("return 42;", "return 41;  // BUG")
 CRASHY = SOLVED.replace("return 42;", "return *(int*)0;  // CRASH")
+# Task 1 done, task 2 untouched.
+HALF = SOLVED.replace("  return 84;\n", "  // TODO: return 84.\n  course::not_implemented(\"{fn}_twice "
+                      "(exercises/{dir}/{slug}.cpp)\");\n")
 
-# A fake Catch2 grader: its answers depend on the source it "was built from".
-GRADER = r"""#!/usr/bin/env bash
-src="__SRC__"
-tag="$1"
-for a in "$@"; do
-  case "$a" in --gpu-min-cc=*)
-    if [ -z "${FAKE_GPU:-}" ]; then echo "SKIPPED: no CUDA device (fake)"; exit 77; fi;;
-  esac
-done
-[ "$tag" = "[course-probe]" ] && { echo "No test cases matched '$tag'"; exit 0; }
-echo "Filters: $tag"
-grep -q CRASH "$src" && kill -SEGV $$
-if grep -q not_implemented "$src"; then cat <<'EOF'
+# A fake grader: writes the report as tests/support/test_main.cpp does, from the regions of the
+# source it "was built from".
+GRADER = r'''#!__PYTHON__
+import json, os, re, signal, sys
+SRC, FN, DIR, SLUG, NAME = __SRC__, __FN__, __DIR__, __SLUG__, __NAME__
+CASES = [(FN + " returns 42", ["cpu", "task_1"], FN),
+         (FN + " on the GPU", ["gpu", "task_1"], FN),
+         (FN + "_twice on the GPU", ["gpu", "task_2"], FN + "_twice")]
+args = sys.argv[1:]
+tag = args[0] if args else ""
+path = os.environ.get("COURSE_REPORT")
+out = open(path, "w") if path else None
+def emit(obj):
+    if out:
+        out.write(json.dumps(obj) + "\n")
+        out.flush()
+cases = [c for c in CASES if tag.strip("[]") in c[1]]
+run = {"schema": "course.test-report/1", "type": "run", "program": NAME, "filters": [tag],
+       "catch2": "fake"}
+print("Filters: " + tag)
+if any(a.startswith("--gpu-min-cc=") for a in args) and not os.environ.get("FAKE_GPU"):
+    print("SKIPPED: no CUDA device (fake)")
+    emit(dict(run, skipped="no CUDA device (fake)"))
+    for name, tags, _ in cases:
+        emit({"type": "case", "name": name, "tags": tags, "passed": False, "skipped": True,
+              "todo": False, "failures": []})
+    emit({"type": "end", "passed": 0, "failed": 0, "skipped": len(cases)})
+    sys.exit(77)
+emit(run)
+text = open(SRC).read()
+def region(name):
+    m = re.search(r"// BEGIN EXERCISE: " + re.escape(name) + r"\n(.*?)// END EXERCISE", text, re.S)
+    return m.group(1) if m else ""
+passed = failed = 0
+for name, tags, reg in cases:
+    emit({"type": "start", "name": name, "tags": tags})
+    body = region(reg)
+    if "CRASH" in body:
+        sys.stdout.flush()
+        os.kill(os.getpid(), signal.SIGSEGV)
+    failures = []
+    if "not_implemented" in body:
+        msg = "NOT IMPLEMENTED: %s (exercises/%s/%s.cpp) is still a TODO stub" % (reg, DIR, SLUG)
+        failures.append({"kind": "exception", "macro": "CHECK", "expression": "", "expanded": "",
+                         "message": msg, "info": [], "file": "tests/%s/test.cpp" % DIR,
+                         "line": 12, "todo": True})
+        print("FAILED: due to unexpected exception with message:\n  " + msg)
+    elif "BUG" in body:
+        failures.append({"kind": "expression", "macro": "CHECK", "expression": "r.passed",
+                         "expanded": "false", "message": "",
+                         "info": ["FAILED %s M=70 N=50 K=20\ngot 41, expected 42\n"
+                                  "likely cause: off by one (a planted bug)" % reg],
+                         "file": "tests/%s/test.cpp" % DIR, "line": 22, "todo": False})
+        print("FAILED: CHECK( r.passed )")
+    ok = not failures
+    passed += ok
+    failed += not ok
+    emit({"type": "case", "name": name, "tags": tags, "passed": ok, "skipped": False,
+          "todo": any(f["todo"] for f in failures), "failures": failures,
+          "assertions": {"passed": int(ok), "failed": int(not ok)}})
+emit({"type": "end", "passed": passed, "failed": failed, "skipped": 0})
+print("test cases: %d | %d passed | %d failed" % (passed + failed, passed, failed))
+sys.exit(1 if failed else 0)
+'''
 
--------------------------------------------------------------------------------
-__FN__ returns 42
--------------------------------------------------------------------------------
-tests/__DIR__/test.cpp:10
-...............................................................................
-
-tests/__DIR__/test.cpp:12: FAILED:
-due to unexpected exception with message:
-  NOT IMPLEMENTED: __FN__ (exercises/__DIR__/__SLUG__.
-  cpp) is still a TODO stub
-
-===============================================================================
-test cases: 1 | 1 failed
-assertions: 1 | 1 failed
-EOF
-exit 1; fi
-if grep -q BUG "$src"; then cat <<'EOF'
-
--------------------------------------------------------------------------------
-__FN__ on the shape grid
--------------------------------------------------------------------------------
-tests/__DIR__/test.cpp:20
-...............................................................................
-
-tests/__DIR__/test.cpp:22: FAILED:
-explicitly with message:
-  FAILED __FN__ M=70 N=50 K=20
-  got 41, expected 42
-  likely cause: off by one (a planted bug)
-
-===============================================================================
-test cases: 2 | 1 passed | 1 failed
-assertions: 2 | 1 passed | 1 failed
-EOF
-exit 1; fi
-echo "==============================================================================="
-echo "All tests passed (2 assertions in 2 test cases)"
-"""
-
-# A fake lesson program: the JSON line `make grade` reads the % of cuBLAS from.
+# A fake lesson program: the measurement line of its headline kernel, timed alone, when asked.
 PROGRAM = r"""#!/usr/bin/env bash
-[ "$1" = "--json" ] && echo '{"kernel": "k", "pct_of_cublas": '"${FAKE_PCT:-12.5}"', "headline": true}'
+for a in "$@"; do
+  if [ "$a" = "--headline-only" ]; then
+    echo '{"schema": "course.measurement/1", "lesson": "__NUM__", "kernel": "k", "M": 4096, "N": 4096, "K": 4096, "ms": 1.0, "spread": 0.01, "tflops": 6.0, "cublas_ms": 0.1, "cublas_tflops": 50.0, "pct_of_cublas": '"${FAKE_PCT:-12.5}"', "checked": false, "passed": false, "headline": true, "gpu": "fake", "precision": "fp32"}'
+  fi
+done
 echo "fake lesson program ran: $*"
 exit 0
 """
@@ -136,10 +181,44 @@ fi
 echo "[100%] Built target everything"
 """
 
-LESSONS = [("01", "alpha", "-", "Alpha: the first lesson"), ("02", "beta", "10", "Beta: the second")]
-# The reference solution's target of each lesson (the manifest's 6th field; the 7th, the learner's
-# target, is the third entry of LESSONS).
-SOLUTION_TARGETS = {"01": "-", "02": "~12"}
+LESSONS = [("01", "alpha", None, "Alpha: the first lesson"), ("02", "beta", 10, "Beta: the second")]
+# The reference solution's target of each lesson (the learner's is the third entry of LESSONS).
+SOLUTION_TARGETS = {"01": None, "02": '"~12"'}
+TASKS = ("the answer", "twice the answer")
+
+RECORD = """\
+# The record of the fake lesson {num}.
+number = {n}
+slug = "{slug}"
+title = "{title}"
+chapter = "lesson{num}"
+min_cc = "7.5"
+precision = "fp32"
+kind = "gemm"
+parts = ["cpu", "gpu"]
+hints = "hints.md"
+{targets}
+[measure]
+sanitize = ["memcheck"]
+
+[[metric]]
+name = "dram__bytes_read.sum"
+shows = "bytes read"
+
+[[task]]
+title = "{t1}"
+tag = "task_1"
+regions = ["{fn}"]
+
+[[task]]
+title = "{t2}"
+tag = "task_2"
+regions = ["{fn}_twice"]
+"""
+
+TESTS = ('TEST_CASE("{fn} returns 42", "[cpu][task_1]") {{}}\n'
+         'TEST_CASE("{fn} on the GPU", "[gpu][task_1]") {{}}\n'
+         'TEST_CASE("{fn}_twice on the GPU",\n          "[gpu][task_2]") {{}}\n')
 
 
 def write(path, text, mode=None):
@@ -152,44 +231,69 @@ def write(path, text, mode=None):
 class FakeCourse:
     """A course of two lessons in a temporary folder, with fake graders in build/bin."""
 
-    def __init__(self, root, hints=3, target_field=True):
+    def __init__(self, root, hints=3):
         self.root = root
-        lines = ["# number | slug | min CC | title | hints file | solution target | learner target"]
+        lines = ["# The lessons, in course order."]
         for num, slug, target, title in LESSONS:
             d = f"{num}-{slug}"
-            line = f"{num} | {slug} | 7.5 | {title} | lessons/{d}/hints.md"
-            lines.append(line + (f" | {SOLUTION_TARGETS[num]} | {target}" if target_field else ""))
+            lines.append(f"{num} {slug}")
             fmt = dict(num=num, slug=slug, dir=d, fn=f"{slug}_fn")
+            targets = ""
+            if SOLUTION_TARGETS[num]:
+                targets += f"solution_target = {SOLUTION_TARGETS[num]}\n"
+            if target:
+                targets += f"learner_target = {target}\n"
+            write(root / "lessons" / d / "lesson.toml",
+                  RECORD.format(num=num, n=int(num), slug=slug, title=title, targets=targets,
+                                t1=TASKS[0], t2=TASKS[1], fn=fmt["fn"]))
             write(root / "lessons" / d / "main.cu", "int main() { return 0; }\n")
             write(root / "lessons" / d / "README.md",
                   f"# {title} {{#lesson{num}}}\n\nIntro.\n\n## How it starts\n\nText.\n\n"
                   f"```\n# a shell comment, not a heading\n```\n\n## The {slug} kernel\n\n"
                   f"\\snippet solutions/{d}/{slug}.cpp body\n")
-            write(root / "lessons" / d / "hints.md", f"# Hints for lesson {num}\n" + "".join(
-                f"\n## Hint {i}\n\nHint number {i} of lesson {num}.\n" for i in range(1, hints + 1)))
+            task1 = "".join(f"\n### Hint {i}\n\nHint number {i} of lesson {num}, task 1.\n"
+                            for i in range(1, hints + 1))
+            task2 = "".join(f"\n### Hint {i}\n\nHint number {i} of lesson {num}, task 2.\n"
+                            for i in range(1, 3))
+            write(root / "lessons" / d / "hints.md",
+                  f"# Hints for lesson {num}\n\nOne section per task.\n\n## Task 1: {TASKS[0]}\n"
+                  f"{task1}\n## Task 2: {TASKS[1]}\n{task2}")
             write(root / "exercises" / d / f"{slug}.cpp", STUB.format(**fmt))
             write(root / "solutions" / d / f"{slug}.cpp", SOLVED.format(**fmt))
-            write(root / "tests" / d / "test.cpp", 'TEST_CASE("x", "[cpu]") {}\nTEST_CASE("y", "[gpu]") {}\n')
+            write(root / "tests" / d / "test.cpp", TESTS.format(**fmt))
             for kind, top in (("grade", "exercises"), ("test", "solutions")):
-                script = GRADER.replace("__SRC__", str(root / top / d / f"{slug}.cpp"))
-                for key, value in (("__FN__", fmt["fn"]), ("__DIR__", d), ("__SLUG__", slug)):
-                    script = script.replace(key, value)
+                script = GRADER.replace("__PYTHON__", sys.executable)
+                for key, value in (("__SRC__", str(root / top / d / f"{slug}.cpp")),
+                                   ("__FN__", fmt["fn"]), ("__DIR__", d), ("__SLUG__", slug),
+                                   ("__NAME__", f"{kind}{num}")):
+                    script = script.replace(key, repr(value))
                 write(root / "build" / "bin" / f"{kind}{num}", script, 0o755)
             for name in (f"lesson{num}", f"lesson{num}_solution"):
-                write(root / "build" / "bin" / name, PROGRAM, 0o755)
+                write(root / "build" / "bin" / name, PROGRAM.replace("__NUM__", num), 0o755)
         write(root / "lessons" / "manifest.txt", "\n".join(lines) + "\n")
         write(root / "fakebin" / "cmake", CMAKE.replace("__ROOT__", str(root)), 0o755)
+        shutil.copytree(TOOLS / "course", root / "common" / "tools" / "course",
+                        ignore=shutil.ignore_patterns("__pycache__"))
         write(root / "common" / "tools" / "course.py", COURSE.read_text(), 0o755)
-        write(root / ".gitignore", "/build/\n/.course/\n/fakebin/\n")
+        write(root / ".gitignore", "/build/\n/.course/\n/fakebin/\n__pycache__/\n")
 
     def exercise(self, num):
         slug = dict((n, s) for n, s, _, _ in LESSONS)[num]
         return self.root / "exercises" / f"{num}-{slug}" / f"{slug}.cpp"
 
+    def record(self, num):
+        slug = dict((n, s) for n, s, _, _ in LESSONS)[num]
+        return self.root / "lessons" / f"{num}-{slug}" / "lesson.toml"
+
     def fill(self, num, template):
         slug = dict((n, s) for n, s, _, _ in LESSONS)[num]
         d = f"{num}-{slug}"
         self.exercise(num).write_text(template.format(num=num, slug=slug, dir=d, fn=f"{slug}_fn"))
+
+    def edit(self, path, old, new):
+        text = path.read_text()
+        assert old in text, (old, path)
+        path.write_text(text.replace(old, new))
 
     def run(self, *args, env=None, stdin=subprocess.DEVNULL, timeout=60):
         e = dict(os.environ)
@@ -227,6 +331,254 @@ class Base(unittest.TestCase):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
+# ---- the parts that need no course ---------------------------------------------------------------
+
+class TomlSubset(unittest.TestCase):
+    SAMPLE = '''# a comment
+number = 3
+title = "a \\"quoted\\" title # not a comment"  # a comment
+path = 'C:\\literal'
+ratio = 0.5
+big = 1_000
+negative = -2.5e-3
+flag = true
+parts = ["cpu",
+  "gpu", # the second
+]
+empty = []
+
+[measure]
+ragged = "--m 257"
+
+[[task]]
+title = "one"
+regions = ["a", "b"]
+
+[[task]]
+title = "two \\u00e9"
+regions = []
+'''
+
+    def test_a_sample_of_every_feature(self):
+        doc = tomlsubset.loads(self.SAMPLE)
+        self.assertEqual(doc["number"], 3)
+        self.assertEqual(doc["title"], 'a "quoted" title # not a comment')
+        self.assertEqual(doc["path"], "C:\\literal")
+        self.assertEqual(doc["big"], 1000)
+        self.assertEqual(doc["parts"], ["cpu", "gpu"])
+        self.assertEqual(doc["measure"], {"ragged": "--m 257"})
+        self.assertEqual([t["title"] for t in doc["task"]], ["one", "two \u00e9"])
+        if tomllib:
+            self.assertEqual(doc, tomllib.loads(self.SAMPLE))
+
+    @unittest.skipUnless(tomllib, "tomllib needs Python 3.11")
+    def test_agrees_with_tomllib_on_every_lesson_record(self):
+        paths = sorted((REPO / "lessons").glob("*/lesson.toml"))
+        self.assertTrue(paths)
+        for path in paths:
+            text = path.read_text()
+            self.assertEqual(tomlsubset.loads(text, str(path)), tomllib.loads(text), path)
+
+    def test_what_is_not_in_the_subset_is_an_error_with_its_line(self):
+        for text, message in (("a = 1\nb = 03\n", "r:2: a value must be"),
+                              ('a = """x"""', "multi-line strings"),
+                              ("a.b = 1", "dotted keys"),
+                              ("a = {x = 1}", "inline tables"),
+                              ("a = 1\na = 2", "r:2: the key 'a' is defined twice"),
+                              ("[t]\n[t]", "[t]: 't' is already defined"),
+                              ("a = [1,\n 2", "never closed"),
+                              ('a = "x', "must end on its line"),
+                              ("a = 1 2", "expected the end of the line"),
+                              ("a = 1979-05-27", "a value must be"),
+                              ("[a.b]", "dotted keys")):
+            with self.assertRaises(tomlsubset.TomlError) as cm:
+                tomlsubset.loads(text, "r")
+            self.assertIn(message, str(cm.exception), text)
+
+
+class Records(unittest.TestCase):
+    def test_the_real_records(self):
+        lessons = records.lessons()
+        self.assertEqual([l.num for l in lessons][:3], ["01", "02", "03"])
+        naive = records.find("3")
+        self.assertEqual((naive.kind, naive.precision, naive.parts), ("gemm", "fp32", ["gpu"]))
+        self.assertEqual((naive.solution_target_pct, naive.solution_target_approx), (1.0, True))
+        self.assertEqual(naive.ragged[:2], ["--m", "257"])
+        self.assertTrue(naive.metrics)
+        for l in lessons:
+            self.assertTrue(l.tasks, l.num)
+            self.assertEqual([t.tag for t in l.tasks],
+                             [f"task_{i}" for i in range(1, len(l.tasks) + 1)])
+
+    def test_targets_and_shapes(self):
+        self.assertEqual(records.parse_target(12, False), (12.0, False))
+        self.assertEqual(records.parse_target("~1", True), (1.0, True))
+        self.assertIsNone(records.parse_target("~1", False))
+        self.assertIsNone(records.parse_target(-3, True))
+        self.assertEqual(records.parse_shape("4096"), (4096, 4096, 4096))
+        self.assertEqual(records.parse_shape("8192x7168x2048"), (8192, 7168, 2048))
+        self.assertIsNone(records.parse_shape("0"))
+        self.assertIsNone(records.parse_shape("8192x7168"))
+
+    def test_the_problems_of_a_record(self):
+        rec = tomlsubset.loads('number = 4\nslug = "x"\ntitle = 1\nmin_cc = "9"\nkind = "fast"\n'
+                               'parts = []\ncolour = "red"\n[[task]]\ntitle = "t"\ntag = "task_2"\n'
+                               'regions = []\n')
+        text = "\n".join(records.record_problems("03", "naive", rec, "r"))
+        for message in ("number = 4, but the manifest lists it as 03", "slug = 'x'",
+                        "'title' must be a string", "min_cc must be a compute capability",
+                        "kind must be one of gemm, other", "parts must list",
+                        "unknown key 'colour'", "no 'precision'", "its tag is 'task_1'",
+                        "'regions' names no fill-in region"):
+            self.assertIn(message, text)
+
+
+class Reports(unittest.TestCase):
+    RUN = {"schema": report.SCHEMA, "type": "run", "program": "grade03", "filters": ["[cpu]"]}
+
+    def parse(self, *objs, tail=""):
+        return report.parse_report("".join(json.dumps(o) + "\n" for o in objs) + tail)
+
+    def test_cases_failures_and_the_end(self):
+        failure = {"kind": "expression", "macro": "CHECK", "expression": "r.passed",
+                   "expanded": "false", "message": "", "info": ["FAILED x\nlikely cause: y"],
+                   "file": "/nowhere/t.cpp", "line": 7, "todo": False}
+        r = self.parse(self.RUN, {"type": "start", "name": "a"},
+                       {"type": "case", "name": "a", "tags": ["cpu", "task_1"], "passed": True,
+                        "skipped": False, "todo": False, "failures": []},
+                       {"type": "start", "name": "b"},
+                       {"type": "case", "name": "b", "tags": ["cpu", "task_2"], "passed": False,
+                        "skipped": False, "todo": False, "failures": [failure]},
+                       {"type": "end", "passed": 1, "failed": 1})
+        self.assertTrue(r.complete)
+        self.assertIsNone(r.crashed_in)
+        self.assertEqual([(c.name, c.passed, c.part) for c in r.cases],
+                         [("a", True, "cpu"), ("b", False, "cpu")])
+        lines = r.cases[1].failures[0].lines()
+        self.assertEqual(lines[0], "/nowhere/t.cpp:7: CHECK( r.passed ) failed, with expansion: "
+                                   "false")
+        self.assertIn("likely cause: y", lines)
+
+    def test_a_crash_leaves_the_running_case_unfinished(self):
+        r = self.parse(self.RUN, {"type": "start", "name": "a", "tags": ["gpu", "task_2"]},
+                       tail='{"type": "ca')
+        self.assertFalse(r.complete)
+        self.assertEqual((r.crashed_in.name, r.crashed_in.tags), ("a", ["gpu", "task_2"]))
+
+    def test_a_stub_is_todo_and_a_skip_has_its_reason(self):
+        r = self.parse(dict(self.RUN, skipped="no CUDA device"),
+                       {"type": "case", "name": "g", "tags": ["gpu"], "passed": False,
+                        "skipped": True, "failures": []})
+        self.assertEqual(r.skipped, "no CUDA device")
+        self.assertFalse(r.cases[0].ran)
+        r = self.parse(self.RUN, {"type": "case", "name": "s", "tags": [], "passed": False,
+                                  "failures": [{"kind": "exception", "message": "NOT IMPLEMENTED: "
+                                                "f (x.cu) is still a TODO stub", "todo": True}]})
+        self.assertTrue(r.cases[0].todo)
+
+    def test_not_a_report(self):
+        for text in ("", '{"schema": "something/2", "type": "run"}\n', "[1]\n{}\n"):
+            with self.assertRaises(report.ReportError):
+                report.parse_report(text)
+        with self.assertRaises(report.ReportError):
+            report.read_report(Path(tempfile.gettempdir()) / "no-such-report.jsonl")
+
+
+class Measurements(unittest.TestCase):
+    GEMM = {"schema": measurements.SCHEMA, "lesson": "03", "kernel": "naive_sgemm", "M": 64,
+            "N": 64, "K": 64, "ms": 1.0, "spread": 0.01, "tflops": 0.5, "cublas_ms": 0.01,
+            "cublas_tflops": 50.0, "pct_of_cublas": 1.0, "checked": True, "passed": True,
+            "headline": True, "gpu": "g", "precision": "fp32"}
+
+    def test_gemm_and_what_lines(self):
+        self.assertTrue(measurements.is_gemm(measurements.check(dict(self.GEMM))))
+        what = {"schema": measurements.SCHEMA, "lesson": "06", "what": "occupancy", "x": 1}
+        self.assertFalse(measurements.is_gemm(measurements.check(what)))
+        self.assertTrue(measurements.check({"meta": True, "gpu": "g"}))
+        self.assertTrue(measurements.check(dict(self.GEMM, ms=None)))  # NaN is written as null
+
+    def test_the_line_the_cpp_declaration_writes(self):
+        # What tests/common/test_cli_report.cpp checks GemmMeasurement::json() writes.
+        line = ('{"schema": "course.measurement/1", "lesson": "03", "kernel": "naive_sgemm", '
+                '"M": 4096, "N": 2048, "K": 1024, "ms": 2.5, "spread": 0.01, "tflops": 6.9, '
+                '"cublas_ms": 0.05, "cublas_tflops": 340, "pct_of_cublas": 2, "checked": true, '
+                '"passed": true, "headline": true, "gpu": "G", "precision": "fp32", '
+                '"intensity": 0.25}')
+        parsed = measurements.parse_line(line)
+        self.assertEqual(set(parsed) - {"schema", "intensity"}, set(measurements.GEMM_FIELDS))
+
+    def test_the_schema_is_checked(self):
+        for bad in (dict(self.GEMM, schema=None), {k: v for k, v in self.GEMM.items() if k != "ms"},
+                    dict(self.GEMM, M="64"), dict(self.GEMM, headline=1),
+                    dict(self.GEMM, precision="fp64"),
+                    {"schema": measurements.SCHEMA, "what": "occupancy"}):
+            with self.assertRaises(measurements.SchemaError):
+                measurements.check(bad)
+
+    def test_a_programs_output(self):
+        other = dict(self.GEMM, kernel="other", headline=False)
+        out = "a table\n{not json\n" + json.dumps(other) + "\n" + json.dumps(self.GEMM) + "\n"
+        lines = measurements.from_output(out)
+        self.assertEqual([l["kernel"] for l in lines], ["other", "naive_sgemm"])
+        self.assertEqual(measurements.headline(lines)["kernel"], "naive_sgemm")
+        with self.assertRaises(measurements.SchemaError):
+            measurements.from_output(json.dumps({"kernel": "k"}) + "\n")
+
+
+class Bench(unittest.TestCase):
+    """make bench on fake lesson programs: the records say which lessons and sizes, the
+    measurement reader reads what they print."""
+
+    LINE = ('{"schema": "course.measurement/1", "lesson": "NN", "kernel": "kNN", "M": 64, "N": 64, '
+            '"K": 64, "ms": 1.0, "spread": 0.01, "tflops": 5.0, "cublas_ms": 0.5, '
+            '"cublas_tflops": 10.0, "pct_of_cublas": 50.0, "checked": true, "passed": true, '
+            '"headline": true, "gpu": "Fake GPU", "precision": "PREC"}')
+
+    def test_sizes_shapes_and_the_stored_lines(self):
+        import bench
+        tmp = Path(tempfile.mkdtemp(prefix="bench-test-"))
+        self.addCleanup(shutil.rmtree, tmp, True)
+        write(tmp / "bin" / "lesson01_solution",
+              "#!/bin/sh\necho '{\"schema\": \"course.measurement/1\", \"lesson\": \"01\", "
+              "\"what\": \"copy_bandwidth\", \"value\": 3000.0, \"unit\": \"GB/s\", \"peak\": "
+              "3350.0, \"pct_of_peak\": 89.5, \"gpu\": \"Fake GPU\", \"sm_count\": 132, "
+              "\"sm_clock_mhz\": 1980}'\n", 0o755)
+        for lesson in records.lessons():
+            if lesson.kind != "gemm":
+                continue
+            line = self.LINE.replace("NN", lesson.num).replace("PREC", lesson.precision)
+            write(tmp / "bin" / f"lesson{lesson.num}_solution",
+                  f"#!/bin/sh\necho \"args: $*\"\necho '{line}'\n"
+                  f"echo '{{\"schema\": \"course.measurement/1\", \"lesson\": \"{lesson.num}\", "
+                  f"\"what\": \"config\"}}'\n", 0o755)
+        argv, probe = sys.argv, bench.probe_gpu
+        sys.argv = ["bench.py", "--build", str(tmp), "--out", str(tmp / "out"), "--rest", "0",
+                    "--lessons", "3,11"]
+        bench.probe_gpu = lambda build=None: None
+        said = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(said):
+                rc = bench.main()
+        finally:
+            sys.argv, bench.probe_gpu = argv, probe
+        self.assertEqual(rc, 0, said.getvalue())
+        self.assertIn("lesson 11 (solution) at 8192x7168x2048", said.getvalue())
+        lines = [json.loads(l) for l in (tmp / "out" / "fake-gpu.jsonl").read_text().splitlines()]
+        meta, rest = lines[0], lines[1:]
+        self.assertEqual(meta["sizes_of"]["03"], ["1024", "2048", "4096"])
+        self.assertEqual(meta["sizes_of"]["11"], records.find("11").bench or ["4096", "8192"])
+        gemm = [l for l in rest if measurements.is_gemm(measurements.check(l))]
+        shapes = [l["shape"] for l in gemm if l["lesson"] == "11"]
+        self.assertEqual(len(shapes), len(meta["sizes_of"]["11"]))
+        for l in gemm:
+            self.assertEqual(l["size"], int(l["shape"].split("x")[0])
+                             if len(set(l["shape"].split("x"))) == 1 else None)
+        # A lesson's own measurements are kept from its largest problem only.
+        self.assertEqual(sum(1 for l in rest if l.get("what") == "config"), 2)
+
+
+# ---- the fake course -----------------------------------------------------------------------------
+
 class ManifestAndRepo(Base):
     def test_unknown_lesson_lists_the_lessons_and_exits_2(self):
         for cmd in (["resolve", "7"], ["hint", "x"], ["grade", "9"], ["reset", "0"], ["watch", "5"]):
@@ -240,52 +592,86 @@ class ManifestAndRepo(Base):
         self.assertEqual(rc, 0, out)
         self.assertIn("all consistent", out)
 
-    def test_check_repo_wants_two_hints_and_a_target(self):
-        c = FakeCourse(self.tmp / "thin", hints=1, target_field=False)
-        rc, out, _ = c.run("check-repo")
-        self.assertEqual(rc, 1)
-        self.assertIn("1 hint(s); a lesson needs at least two", out)
-        self.assertIn("has 5 fields, not 7: ... | hints file | solution target | learner target", out)
-
-    def test_check_repo_rejects_a_bad_target(self):
-        m = self.c.root / "lessons" / "manifest.txt"
-        m.write_text(m.read_text().replace("| 10", "| fast"))
+    def test_check_repo_wants_a_hint_per_task_in_the_records_order(self):
+        hints = self.c.root / "lessons" / "01-alpha" / "hints.md"
+        text = hints.read_text()
+        hints.write_text(text[:text.index("## Task 2")] + "## Task 2: twice the answer\n")
         rc, out, _ = self.c.run("check-repo")
         self.assertEqual(rc, 1)
-        self.assertIn("the learner target 'fast' is neither", out)
+        self.assertIn("task 2 has no hint", out)
+        hints.write_text(text.replace("## Task 2: twice the answer", "## Task 3: more"))
+        rc, out, _ = self.c.run("check-repo")
+        self.assertIn("its sections are tasks [1, 3], the record's tasks are [1, 2]", out)
+        hints.write_text(text.replace("## Task 1: the answer", "## Task 1: an answer"))
+        rc, out, _ = self.c.run("check-repo")
+        self.assertIn("'## Task 1: an answer', but the record calls task 1 'the answer'", out)
+        hints.write_text(re.sub(r"### Hint", "## Hint", text.split("## Task 1")[0] + "\n## Hint 1\n"))
+        rc, out, _ = self.c.run("check-repo")
+        self.assertIn("hints are not grouped by task", out)
+
+    def test_check_repo_rejects_a_bad_target(self):
+        self.c.edit(self.c.record("02"), "learner_target = 10", 'learner_target = "fast"')
+        rc, out, _ = self.c.run("check-repo")
+        self.assertEqual(rc, 1)
+        self.assertIn("the learner target 'fast' is not a positive number", out)
 
     def test_check_repo_checks_the_solution_target(self):
-        m = self.c.root / "lessons" / "manifest.txt"
-        text = m.read_text()
-        m.write_text(text.replace("| ~12 |", "| >12 |"))
+        self.c.edit(self.c.record("02"), '"~12"', '">12"')
         rc, out, _ = self.c.run("check-repo")
         self.assertEqual(rc, 1)
         self.assertIn("the solution target '>12' is neither", out)
-        m.write_text(text.replace("| ~12 |", "| 8 |"))
+        self.c.edit(self.c.record("02"), '">12"', "8")
         rc, out, _ = self.c.run("check-repo")
         self.assertEqual(rc, 1)
         self.assertIn("the learner target 10% is above the solution target 8%", out)
 
-    def test_an_older_six_field_manifest_still_grades_but_fails_the_check(self):
-        m = self.c.root / "lessons" / "manifest.txt"
-        m.write_text(m.read_text().replace("| ~12 |", "|"))
+    def test_check_repo_checks_tasks_against_regions_tags_and_parts(self):
+        self.c.edit(self.c.record("01"), 'regions = ["alpha_fn_twice"]', 'regions = ["alpha_twice"]')
+        tests = self.c.root / "tests" / "02-beta" / "test.cpp"
+        self.c.edit(tests, '"[cpu][task_1]"', '"[cpu]"')
+        self.c.edit(tests, '"[gpu][task_1]"', '"[gpu][task1]"')
         rc, out, _ = self.c.run("check-repo")
         self.assertEqual(rc, 1)
-        self.assertIn("lesson 02 has 6 fields, not 7", out)
-        self.c.fill("02", SOLVED)
-        rc, out, _ = self.c.run("grade", "2", "--perf", env={"FAKE_GPU": "1", "FAKE_PCT": "4"})
-        self.assertIn("performance: missed (4.0% of cuBLAS on this GPU, target 10%)", out)
+        self.assertIn("task 2 names the region 'alpha_twice', which exercises/01-alpha/ does not "
+                      "have", out)
+        self.assertIn("the region 'alpha_fn_twice' belongs to no task", out)
+        self.assertIn('"beta_fn returns 42" has 0 task tags', out)
+        self.assertIn("the tag [task1] is spelled [task_N]", out)
+        self.assertIn("no test case of tests/02-beta/ is tagged [task_1]", out)
+        self.c.edit(tests, '"[cpu]"', '"[gpu][task_1]"')
+        rc, out, _ = self.c.run("check-repo")
+        self.assertIn("parts = ['cpu', 'gpu'], but the test cases of tests/02-beta/ use ['gpu']",
+                      out)
 
     def test_check_repo_catches_drift_outside_the_regions(self):
         ex = self.c.exercise("01")
-        ex.write_text(ex.read_text().replace("int alpha_fn", "long alpha_fn"))
+        ex.write_text(ex.read_text().replace("int alpha_fn()", "long alpha_fn()"))
         rc, out, _ = self.c.run("check-repo")
         self.assertEqual(rc, 1)
         self.assertIn("differ outside the fill-in regions", out)
 
+    def test_a_record_that_cannot_be_read_stops_every_tool_with_its_line(self):
+        self.c.edit(self.c.record("02"), 'min_cc = "7.5"', "min_cc = 7.5.1")
+        for cmd in (["grade"], ["list"], ["hint", "1"], ["next"]):
+            rc, out, err = self.c.run(*cmd)
+            self.assertEqual(rc, 2, cmd)
+            self.assertIn("lessons/02-beta/lesson.toml:6:", err)
+            self.assertNotIn("Traceback", err)
+        rc, out, _ = self.c.run("check-repo")
+        self.assertEqual(rc, 1)
+        self.assertIn("lessons/02-beta/lesson.toml:6:", out)
+        self.c.edit(self.c.record("02"), "min_cc = 7.5.1\n", "")
+        rc, out, err = self.c.run("grade")
+        self.assertEqual(rc, 2)
+        self.assertIn("lessons/02-beta/lesson.toml: no 'min_cc' (a string)", err)
+        manifest = self.c.root / "lessons" / "manifest.txt"
+        manifest.write_text(manifest.read_text() + "03 | gamma | 7.5\n")
+        rc, out, err = self.c.run("list")
+        self.assertIn("a lesson line is 'NN slug'", err)
+
 
 class Grading(Base):
-    def test_untouched_stubs_are_not_started_and_progress_is_recorded(self):
+    def test_untouched_stubs_are_not_started_task_by_task_and_progress_is_recorded(self):
         rc, out, err = self.c.run("grade")
         self.assertEqual(rc, 0, out + err)
         self.assertIn("Progress (your exercises)", out)
@@ -295,7 +681,18 @@ class Grading(Base):
         self.assertIn("GPU parts not run: no CUDA device (fake)", out)
         state = self.c.state()["lessons"]
         self.assertEqual(state["01"]["status"], "not started")
+        self.assertEqual(state["01"]["tasks"]["2"]["status"], "not started")
         self.assertEqual(state["02"]["gpu"], "not run")
+        rc, out, _ = self.c.run("grade", "1")
+        self.assertEqual(rc, 1)
+        self.assertIn("task 1 the answer: not started", out)
+        # Task 2's test cases could not run here: its region still calls the stub.
+        self.assertIn("task 2 twice the answer: not started", out)
+        self.assertIn("alpha_fn  in exercises/01-alpha/alpha.cpp", out)
+        self.assertIn("CPU part: not started (1 test case); GPU part: not run (no CUDA device "
+                      "(fake))", out)
+        self.assertIn("NOT STARTED", out)
+        self.assertIn("make hint-1 gives a hint for task 1", out)
 
     def test_a_pass_is_dated_points_to_the_solution_and_moves_next(self):
         self.c.fill("01", SOLVED)
@@ -303,37 +700,87 @@ class Grading(Base):
         rc, out, _ = self.c.run("grade", "1", env=gpu)
         self.assertEqual(rc, 0, out)
         self.assertIn("PASSED", out)
+        self.assertIn("task 1 the answer: passed", out)
+        self.assertIn("task 2 twice the answer: passed", out)
         self.assertIn("solutions/01-alpha/alpha.cpp: the chapter discusses it in \u00a7 The alpha "
                       "kernel (lessons/01-alpha/README.md:", out)
         self.assertIn("Next: lesson 02", out)
-        passed_at = self.c.state()["lessons"]["01"]["passed_at"]
+        state = self.c.state()["lessons"]["01"]
+        passed_at = state["passed_at"]
+        self.assertEqual(state["tasks"]["1"]["passed_at"], passed_at)
         rc, out, _ = self.c.run("grade", env=gpu)
         self.assertIn(passed_at, out)
         self.assertIn("-> 02", out)
+        self.assertRegex(out, r"01 .*passed +2 of 2")
         self.assertIn("[###############...............] 1 of 2 lessons passed", out)
         rc, out, _ = self.c.run("next")
         self.assertEqual(rc, 0)
         self.assertIn("Next: lesson 02, Beta", out)
         self.assertIn("chapter:  lessons/02-beta/README.md", out)
         self.assertIn("exercise: exercises/02-beta/beta.cpp", out)
+        self.assertIn("task:     1 of 2, the answer (not started)", out)
         # The first pass keeps its date; a later failure does not erase it.
         self.c.fill("01", BUGGY)
         self.c.run("grade", "1", env=gpu)
         self.assertEqual(self.c.state()["lessons"]["01"]["passed_at"], passed_at)
         self.assertEqual(self.c.state()["lessons"]["01"]["status"], "failing")
+        self.assertEqual(self.c.state()["lessons"]["01"]["tasks"]["1"]["status"], "failing")
 
-    def test_a_failure_says_why_and_exits_1(self):
+    def test_a_failure_says_why_task_by_task_and_exits_1(self):
         self.c.fill("02", BUGGY)
-        rc, out, _ = self.c.run("grade", "2")
+        rc, out, _ = self.c.run("grade", "2", env={"FAKE_GPU": "1"})
         self.assertEqual(rc, 1)
         self.assertIn("FAILING", out)
+        self.assertIn('task 1 the answer: failing \u2014 "beta_fn returns 42"', out)
+        self.assertIn("tests/02-beta/test.cpp:22: CHECK( r.passed ) failed", out)
         self.assertIn("likely cause: off by one", out)
+        self.assertIn("(2 failing test cases in this task; this is the first)", out)
+        self.assertIn("task 2 twice the answer: passed", out)
+        self.assertIn("make hint-2 gives a hint for task 1", out)
+        self.assertIn("(each test case's own output: build/reports/grade02-cpu.log", out)
+
+    def test_one_task_done_the_next_not_started(self):
+        self.c.fill("01", HALF)
+        rc, out, _ = self.c.run("grade", "1", env={"FAKE_GPU": "1"})
+        self.assertEqual(rc, 1)
+        self.assertIn("task 1 the answer: passed", out)
+        self.assertIn("task 2 twice the answer: not started", out)
+        self.assertIn("alpha_fn_twice  in exercises/01-alpha/alpha.cpp", out)
+        self.assertIn("Task 2 (twice the answer) is next: make hint-1 gives a hint for it.", out)
+        rc, out, _ = self.c.run("grade", "1")  # no GPU: task 2 is judged by its region
+        self.assertIn("task 1 the answer: CPU part passed; GPU part not run", out)
+        self.assertIn("task 2 twice the answer: not started", out)
+        self.assertIn("still TODO (these regions still call not_implemented):\n"
+                      "        alpha_fn_twice  in exercises/01-alpha/alpha.cpp", out)
+        self.assertIn("Task 2 (twice the answer) is next: make hint-1 gives a hint for it.", out)
+
+    @unittest.skipUnless(HAVE_GIT, "git is not installed")
+    def test_a_region_as_shipped_is_not_started_where_its_tests_cannot_run(self):
+        # A stub region that calls nothing (device code, say): without a GPU, only the course's
+        # own version of the region (from git) tells that it is untouched.
+        quiet = STUB.replace('  course::not_implemented("{fn}_twice (exercises/{dir}/{slug}.cpp)");\n',
+                             "  return 0;\n")
+        self.c.fill("01", quiet)
+        self.c.git("-c", "init.defaultBranch=main", "init", "-q")
+        self.c.commit_all("the course")
+        self.c.fill("01", quiet.replace("  course::not_implemented(\"{fn} (", "  return 42;  // (")
+                    .replace("// TODO: return 42.", ""))
+        rc, out, _ = self.c.run("grade", "1")
+        self.assertIn("task 1 the answer: CPU part passed; GPU part not run", out)
+        self.assertIn("task 2 twice the answer: not started", out)
+        self.assertIn("still TODO (these regions are as the course shipped them):", out)
+        self.c.edit(self.c.exercise("01"), "  return 0;\n", "  return 84;\n")
+        rc, out, _ = self.c.run("grade", "1")
+        self.assertIn("task 2 twice the answer: written; its tests need the GPU part, not run here",
+                      out)
+        self.assertIn("CPU part passed; GPU part not run", out)
 
     def test_a_crash_is_a_failure_not_a_traceback(self):
         self.c.fill("02", CRASHY)
         rc, out, err = self.c.run("grade", "2")
         self.assertEqual(rc, 1)
-        self.assertIn("crashed: killed by SIGSEGV", out)
+        self.assertIn("task 1 the answer: failing \u2014 the grader crashed (killed by SIGSEGV) "
+                      "during the test case \"beta_fn returns 42\"", out)
         self.assertNotIn("Traceback", err)
 
     def test_next_with_everything_passed(self):
@@ -354,11 +801,13 @@ class Grading(Base):
         self.assertEqual(rc, 0, out)
         self.assertNotIn("PASSED", out)
         self.assertIn("CPU part passed; GPU part not run", out)
+        self.assertIn("task 2 twice the answer: written; its tests need the GPU part, not run here",
+                      out)
         self.assertIn("the GPU part did not run: no CUDA device (fake)", out)
         self.assertEqual(self.c.state()["lessons"]["01"]["status"], "CPU part passed")
         self.assertNotIn("passed_at", self.c.state()["lessons"]["01"])
         rc, out, _ = self.c.run("grade")
-        self.assertRegex(out, r"01 .*CPU part passed +not run")
+        self.assertRegex(out, r"01 .*CPU part passed +0 of 2 +not run")
         self.assertIn("0 of 2 lessons passed", out)
         rc, out, _ = self.c.run("watch", "1", "--once", "--no-build")
         self.assertNotIn("PASSED", out)
@@ -389,7 +838,7 @@ class Grading(Base):
         self.assertIn("DOES NOT COMPILE", out)
         self.assertIn('alpha.cpp(3): error: expected a ";"', out)
         self.assertNotIn("PASSED", out)
-        self.assertNotIn("All tests passed", out)
+        self.assertNotIn("task 1", out)
         self.assertNotIn("gmake", out)
         rc, out, _ = self.c.run("grade", env=gpu)
         self.assertEqual(rc, 1, out)
@@ -411,16 +860,28 @@ class Grading(Base):
         self.c.fill("02", SOLVED)
         self.c.run("grade", "2", env={"FAKE_GPU": "1"})
         self.assertEqual(self.c.state()["lessons"]["02"]["gpu"], "passed")
-        # Remove the CPU half: on a machine without a GPU, lesson 02 is then skipped.
-        (self.c.root / "tests" / "02-beta" / "test.cpp").write_text('TEST_CASE("y", "[gpu]") {}\n')
+        # Lesson 02 without its CPU part: on a machine without a GPU, nothing of it runs.
+        self.c.edit(self.c.record("02"), 'parts = ["cpu", "gpu"]', 'parts = ["gpu"]')
         rc, out, _ = self.c.run("grade", "2")
         self.assertEqual(rc, 0)
-        self.assertIn("SKIPPED", out)
+        self.assertIn("GPU part: not run (no CUDA device (fake))", out)
+        self.assertNotIn("CPU part:", out)
         self.assertEqual(self.c.state()["lessons"]["02"]["status"], "passed")
+        self.assertEqual(self.c.state()["lessons"]["02"]["tasks"]["1"]["status"], "passed")
+
+    def test_a_grader_without_a_report_is_not_graded_from_its_console(self):
+        grader = self.c.root / "build" / "bin" / "grade01"
+        grader.write_text("#!/bin/sh\necho 'All tests passed (1 assertion in 1 test case)'\n")
+        self.c.fill("01", SOLVED)
+        rc, out, _ = self.c.run("grade", "1", env={"FAKE_GPU": "1"})
+        self.assertEqual(rc, 1)
+        self.assertNotIn("PASSED", out)
+        self.assertIn("no report (build/reports/grade01-cpu.jsonl): the grader did not write one",
+                      out)
 
 
 class Performance(Base):
-    def test_perf_is_a_separate_verdict(self):
+    def test_the_speed_is_a_timing_only_run_and_perf_a_separate_verdict(self):
         self.c.fill("01", SOLVED)
         self.c.fill("02", SOLVED)
         rc, out, _ = self.c.run("grade", "--perf", env={"FAKE_GPU": "1", "FAKE_PCT": "12.5"})
@@ -429,6 +890,7 @@ class Performance(Base):
         self.assertRegex(out, r"02 .*passed .*12\.5% +10% +met")
         rc, out, _ = self.c.run("grade", "2", "--perf", env={"FAKE_GPU": "1", "FAKE_PCT": "4"})
         self.assertEqual(rc, 0, "a missed target never fails the grade")
+        self.assertIn("speed: 4.0% of cuBLAS (the headline kernel, timed alone)", out)
         self.assertIn("performance: missed (4.0% of cuBLAS on this GPU, target 10%)", out)
         self.assertEqual(self.c.state()["lessons"]["02"]["perf"], "missed")
         rc, out, _ = self.c.run("grade", "1", "--perf", env={"FAKE_GPU": "1"})
@@ -440,11 +902,15 @@ class Performance(Base):
         self.assertEqual(rc, 0)
         self.assertIn("performance: not measured (target 10% of cuBLAS; measuring it needs a GPU)", out)
 
-    def test_no_perf_line_unless_asked(self):
+    def test_no_perf_line_unless_asked_and_no_speed_for_other_lessons(self):
         self.c.fill("02", SOLVED)
         rc, out, _ = self.c.run("grade", "2", env={"FAKE_GPU": "1"})
         self.assertIn("speed: 12.5% of cuBLAS", out)
         self.assertNotIn("performance:", out)
+        self.c.edit(self.c.record("02"), 'kind = "gemm"', 'kind = "other"')
+        rc, out, _ = self.c.run("grade", "2", env={"FAKE_GPU": "1"})
+        self.assertIn("PASSED", out)
+        self.assertNotIn("speed:", out)
 
 
 class State(Base):
@@ -477,13 +943,15 @@ class State(Base):
     def test_bad_entries_are_dropped_good_ones_kept(self):
         self.progress().parent.mkdir(parents=True, exist_ok=True)
         self.progress().write_text(json.dumps({"lessons": {
-            "01": {"status": "passed", "passed_at": "2026-01-02 03:04", "hints_seen": "two"},
+            "01": {"status": "passed", "passed_at": "2026-01-02 03:04", "hints_seen": "two",
+                   "tasks": {"1": {"status": "passed", "hints_seen": -1}, "x": {}}},
             "02": "nonsense", "x": {}}}))
         rc, out, err = self.c.run("next")
         self.assertEqual(rc, 0)
-        self.assertIn("had 3 unreadable entries", err)
+        self.assertIn("had 5 unreadable entries", err)
         self.assertIn("Next: lesson 02", out)
         self.assertEqual(self.c.state()["lessons"]["01"]["passed_at"], "2026-01-02 03:04")
+        self.assertEqual(self.c.state()["lessons"]["01"]["tasks"], {"1": {"status": "passed"}})
 
     def test_binary_garbage_and_an_empty_file(self):
         for data in (b"\xff\xfe\x00garbage", b""):
@@ -498,21 +966,45 @@ class State(Base):
 class Hints(Base):
     def test_one_more_each_time_all_and_reset(self):
         outs = [self.c.run("hint", "1")[1] for _ in range(4)]
-        self.assertIn("hint 1 of 3", outs[0])
-        self.assertIn("Hint number 1 of lesson 01", outs[0])
+        self.assertIn("task 1: the answer, hint 1 of 3", outs[0])
+        self.assertIn("Hint number 1 of lesson 01, task 1", outs[0])
         self.assertIn("hint 2 of 3", outs[1])
         self.assertIn("hint 3 of 3", outs[2])
-        self.assertIn("that was the last hint", outs[2])
+        self.assertIn("that was the last hint for task 1", outs[2])
         self.assertIn("hint 3 of 3", outs[3])
-        self.assertEqual(self.c.state()["lessons"]["01"]["hints_seen"], 3)
+        self.assertEqual(self.c.state()["lessons"]["01"]["tasks"]["1"]["hints_seen"], 3)
         rc, out, _ = self.c.run("hint", "1", "--reset")
         self.assertIn("hint 1 of 3", out)
         rc, out, _ = self.c.run("hint", "01", "--all")
         for i in (1, 2, 3):
-            self.assertIn(f"Hint number {i} of lesson 01", out)
-        self.assertEqual(self.c.state()["lessons"]["01"]["hints_seen"], 3)
+            self.assertIn(f"Hint number {i} of lesson 01, task 1", out)
+        self.assertIn("==== task 2: twice the answer (2 hints)", out)
+        self.assertIn("Hint number 2 of lesson 01, task 2", out)
+        self.assertEqual(self.c.state()["lessons"]["01"]["tasks"]["2"]["hints_seen"], 2)
         # Lesson 02 has its own count.
         self.assertIn("hint 1 of 3", self.c.run("hint", "2")[1])
+
+    def test_the_hints_follow_the_first_task_not_passed(self):
+        self.c.fill("01", HALF)
+        self.c.run("grade", "1", env={"FAKE_GPU": "1"})
+        rc, out, _ = self.c.run("hint", "1")
+        self.assertIn("task 2: twice the answer, hint 1 of 2", out)
+        self.assertIn("Hint number 1 of lesson 01, task 2", out)
+        # On a machine without a GPU, task 1's CPU part passing is enough to move on.
+        self.c.run("grade", "1")
+        self.assertIn("task 2: twice the answer, hint 2 of 2", self.c.run("hint", "1")[1])
+
+    def test_an_older_count_for_the_whole_lesson_is_spread_over_the_tasks(self):
+        progress = self.c.root / ".course" / "progress.json"
+        progress.parent.mkdir(parents=True, exist_ok=True)
+        progress.write_text(json.dumps({"format": 1, "lessons": {
+            "01": {"status": "failing", "hints_seen": 4}}}))
+        rc, out, err = self.c.run("hint", "1")
+        self.assertNotIn("warning", err)
+        self.assertIn("task 1: the answer, hint 3 of 3", out)  # task 1's three were seen
+        tasks = self.c.state()["lessons"]["01"]["tasks"]
+        self.assertEqual((tasks["1"]["hints_seen"], tasks["2"]["hints_seen"]), (3, 1))
+        self.assertNotIn("hints_seen", self.c.state()["lessons"]["01"])
 
     def test_the_old_count_in_the_build_folder_is_carried_over(self):
         write(self.c.root / "build" / "hints" / "01.seen", "2")
@@ -525,9 +1017,10 @@ class Watch(Base):
         self.assertEqual(rc, 1, err)
         self.assertIn("lesson 01 \u00b7 Alpha", out)
         self.assertIn("NOT STARTED", out)
+        self.assertIn("task 1 the answer: not started", out)
         self.assertIn("alpha_fn  in exercises/01-alpha/alpha.cpp", out)
         self.assertIn("the GPU part did not run: no CUDA device (fake)", out)
-        self.assertIn("make hint-1 gives a hint (0 of 3 seen)", out)
+        self.assertIn("make hint-1 gives a hint for task 1 (0 of 3 seen)", out)
 
     def test_once_on_a_failure_shows_the_diagnosis(self):
         self.c.fill("01", BUGGY)
@@ -691,6 +1184,7 @@ class Reset(Base):
         self.assertIn("no terminal to ask on", err)
         self.assertIn("FORCE=1", err)
         self.assertEqual(self.c.exercise("01").read_text(), work)
+        self.c.run("grade", "1", env={"FAKE_GPU": "1"})
         rc, out, _ = self.c.run("reset", "1", "--force")
         self.assertEqual(rc, 0, out)
         self.assertEqual(self.c.exercise("01").read_text(), self.stub)
@@ -698,6 +1192,9 @@ class Reset(Base):
         self.assertEqual(len(backups), 1)
         self.assertEqual(backups[0].read_text(), work)
         self.assertIn("Your version is kept in .course/backup/01-alpha-", out)
+        state = self.c.state()["lessons"]["01"]
+        self.assertEqual((state["status"], state["tasks"]["2"]["status"]),
+                         ("not started", "not started"))
 
     def test_asks_on_a_terminal(self):
         import pty
@@ -727,7 +1224,8 @@ class Reset(Base):
             _, status = os.waitpid(pid, 0)
             self.assertIn(b"Discard them?", out)
             self.assertEqual(self.c.exercise("01").read_text() == self.stub, restored, out)
-            self.assertEqual(os.waitstatus_to_exitcode(status), 0 if restored else 1)
+            self.assertEqual(os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1,
+                             0 if restored else 1)
 
     def test_extra_source_files_go_too(self):
         extra = self.c.exercise("01").with_name("mine.cpp")
@@ -758,7 +1256,7 @@ class Reset(Base):
         self.c.exercise("01").write_text(improved)
         self.c.commit_all("a better stub")
         learner.git("pull", "-q")
-        half = improved.replace("// TODO", "int half = 21;  // TODO")
+        half = improved.replace("// TODO: return 42", "int half = 21;  // TODO: return 42")
         learner.exercise("01").write_text(half)
         learner.commit_all("half done")
         rc, out, _ = learner.run("reset", "1", "--force")
@@ -772,6 +1270,18 @@ class Reset(Base):
         self.assertEqual(rc, 1)
         self.assertIn("cannot find the original stub", err)
         self.assertIn("not a git checkout", err)
+
+
+class Stubs(Base):
+    def test_check_stubs(self):
+        rc, out, _ = self.c.run("check-stubs", "--no-build")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("lesson 01: stub fails its grader with NOT IMPLEMENTED", out)
+        self.c.fill("02", HALF)
+        rc, out, _ = self.c.run("check-stubs", "--no-build")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("lesson 02 [cpu]: the stub should fail every test with NOT IMPLEMENTED, but "
+                      "its grader says 'passed'", out)
 
 
 class SelfCheck(Base):
@@ -807,19 +1317,61 @@ class SelfCheck(Base):
         self.assertIn("stub not checked: this folder is not a git checkout", out)
 
 
+# ---- the real build ------------------------------------------------------------------------------
+
 @unittest.skipUnless(os.environ.get("COURSE_TEST_BUILD"), "COURSE_TEST_BUILD not set")
 class RealBuild(unittest.TestCase):
+    def setUp(self):
+        self.build = Path(os.environ["COURSE_TEST_BUILD"])
+
+    def real_report(self, binary, *args):
+        exe = self.build / "bin" / binary
+        if not exe.exists():
+            self.skipTest(f"{binary} is not built")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "report.jsonl"
+            p = subprocess.run([str(exe), *args], env={**os.environ, "COURSE_REPORT": str(path)},
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               timeout=600)
+            return p, report.read_report(path)
+
+    def test_the_real_graders_report_every_test_case_with_its_task(self):
+        p, r = self.real_report("test01", "[cpu]")
+        self.assertEqual(p.returncode, 0, p.stdout)
+        self.assertIn("All tests passed", p.stdout)  # the console report is Catch2's own
+        self.assertTrue(r.complete)
+        self.assertTrue(r.cases)
+        lesson = records.find("1")
+        for c in r.cases:
+            self.assertTrue(c.passed and c.part == "cpu", c.name)
+            self.assertEqual(sum(1 for t in c.tags if t.startswith("task_")), 1, c.name)
+            self.assertIn(lesson.task_of_tags(c.tags), lesson.tasks)
+        # The stub: every test case fails with NOT IMPLEMENTED, marked as such.
+        p, r = self.real_report("grade01", "[cpu]")
+        self.assertNotEqual(p.returncode, 0)
+        self.assertTrue(r.cases and all(not c.passed and c.todo for c in r.cases))
+        failure = r.cases[0].failures[0]
+        self.assertEqual(failure.kind, "exception")
+        self.assertIn("NOT IMPLEMENTED: ", failure.message)
+        self.assertTrue(failure.file.endswith(".cpp") and failure.line > 0)
+
+    def test_a_gpu_part_that_cannot_run_lists_its_test_cases(self):
+        p, r = self.real_report("grade03", "[gpu]", "--gpu-min-cc=999")
+        self.assertEqual(p.returncode, 77, p.stdout)
+        self.assertTrue(r.skipped)  # no CUDA device here, or one below compute capability 99.9
+        self.assertTrue(r.cases)
+        self.assertTrue(all(c.skipped and "task_1" in c.tags for c in r.cases))
+
     def test_watch_once_on_the_real_lesson_01_solution(self):
-        build = Path(os.environ["COURSE_TEST_BUILD"])
-        if not (build / "bin" / "test01").exists():
+        if not (self.build / "bin" / "test01").exists():
             self.skipTest("test01 is not built")
         p = subprocess.run([sys.executable, str(COURSE), "watch", "1", "--once", "--solution",
-                            "--no-build", "--build", str(build)], cwd=REPO,
+                            "--no-build", "--build", str(self.build)], cwd=REPO,
                            env={**os.environ, "NO_COLOR": "1"}, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True, timeout=600)
         self.assertEqual(p.returncode, 0, p.stdout)
-        self.assertIn("CPU part passed", p.stdout)
-        if re.search(r"GPU part passed", p.stdout):
+        self.assertIn("CPU part: passed", p.stdout)
+        if re.search(r"GPU part: passed", p.stdout):
             self.assertIn("status: PASSED", p.stdout)
         else:  # no GPU here: never a pass
             self.assertIn("status: CPU part passed; GPU part not run", p.stdout)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Tests of book/readme.py (`make readme`, the course.readme test) and of the figures it takes from
-book/bookdata.py: a small data file and README in a temporary folder, the real manifest's targets.
+book/bookdata.py: a small data file and README in a temporary folder, the real records' targets.
 CPU only, standard library only, well under a second.
 
   python3 tests/tools/test_readme.py [-v]
@@ -23,10 +23,13 @@ META = {"meta": True, "gpu": "NVIDIA H100 80GB HBM3", "sm_count": 132, "cuda": "
 
 
 def gemm(lesson, kernel, size, pct, headline=True, precision="fp32", build="solution"):
+    """A measurement line as a lesson program prints it (common/report.hpp), as bench stores it."""
     cublas = 50.0 if precision == "fp32" else 800.0
-    return {"lesson": lesson, "kernel": kernel, "M": size, "N": size, "K": size, "ms": 1.0,
-            "tflops": cublas * pct / 100, "cublas_tflops": cublas, "pct_of_cublas": pct,
-            "headline": headline, "precision": precision, "gpu": META["gpu"], "build": build}
+    return {"schema": "course.measurement/1", "lesson": lesson, "kernel": kernel, "M": size,
+            "N": size, "K": size, "ms": 1.0, "spread": 0.01, "tflops": cublas * pct / 100,
+            "cublas_ms": pct / 100, "cublas_tflops": cublas, "pct_of_cublas": pct, "checked": True,
+            "passed": True, "headline": headline, "gpu": META["gpu"], "precision": precision,
+            "size": size, "build": build}
 
 
 LINES = [META,
@@ -71,8 +74,8 @@ class Readme(unittest.TestCase):
         self.assertEqual([l["M"] for l in gpu.headline("11")], [4096, 8192])
         self.assertEqual(gpu.headline("05"), [])
 
-    def test_verdicts_follow_the_manifest(self):
-        lessons = {l.num: l for l in bookdata.course.lessons()}
+    def test_verdicts_follow_the_records(self):
+        lessons = {l.num: l for l in bookdata.records.lessons()}
         gpu = bookdata.reference_gpu(bookdata.load(self.data))
         self.assertEqual(bookdata.target_text(lessons["03"]), "≈ 1%")
         self.assertEqual(bookdata.target_verdict(lessons["03"], gpu.headline("03")), "met")

@@ -1,0 +1,88 @@
+"""Building: the one way every command builds before it runs anything. Nothing may run after a
+failed build: build_targets() shows the compiler's first error and returns False."""
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from .util import paint, run
+
+
+def compile_errors(out, limit=20):
+    """The compiler's first error of a build log, with the lines that belong to it, then how many
+    more there are."""
+    noise = re.compile(r"^\s*(g?make(\[\d+\])?:|\[ *\d+%\]|-- |ninja: )|\*\*\*|Error \d+\s*$")
+    lines = [l for l in out.splitlines() if not noise.search(l)]
+    first = next((i for i, l in enumerate(lines) if re.search(r"\berror\b", l, re.I)), None)
+    if first is None:
+        return lines[-20:] or ["(the build failed without printing an error)"]
+    chosen = lines[first:first + 6]
+    # Stop at the next error or at the compiler's summary: the first error is what to fix first.
+    for j, line in enumerate(chosen[1:], 1):
+        if re.search(r"\berror\b|errors? detected|^\S.*: In function", line, re.I):
+            chosen = chosen[:j]
+            break
+    more = sum(1 for l in lines[first + len(chosen):] if re.search(r"\berror\b", l, re.I)
+               and "detected in the compilation" not in l)
+    if more:
+        chosen.append(f"... and {more} more error line(s): fix the first one first")
+    return chosen[:limit]
+
+
+def lesson_targets(lesson, solution=False, graders=True, programs=True):
+    """The build targets of one lesson: its grader(s) and program(s), for the exercise or the
+    reference solution."""
+    out = []
+    if graders:
+        out.append(f"test{lesson.num}" if solution else f"grade{lesson.num}")
+    if programs:
+        out.append(f"lesson{lesson.num}" + ("_solution" if solution else ""))
+    return out
+
+
+def _to_build(build, targets):
+    """How many files a build of `targets` would compile (a dry run), or None when unknown."""
+    gen = Path(build) / "CMakeCache.txt"
+    tool = "ninja" if (Path(build) / "build.ninja").exists() else "make"
+    cmd = [tool, "-C", str(build), "-n", *(targets or ["all"])]
+    if not gen.exists() or not shutil.which(tool):
+        return None
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                           timeout=20, errors="replace")
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return sum(1 for l in p.stdout.splitlines()
+               if " -c " in l and re.search(r"\.(cu|cpp|cc)(\.o)?\b", l) and "-o " in l)
+
+
+def build_targets(build, targets, jobs, what, quiet=False):
+    """Builds `targets` (everything when empty). True when it built. While it works it says so
+    (with an estimate when many files must compile); when the build fails it prints
+    '<what>: DOES NOT COMPILE' and the compiler's first error, and returns False: nothing may run
+    after a failed build."""
+    count = None if quiet else _to_build(build, targets)
+    if count and count >= 4:
+        # About 15 s of one core per file of this course (nvcc); the shared harness is most of a
+        # first build.
+        minutes = max(1, round(count * 15 / max(jobs, 1) / 60))
+        print(f"building {what}: {count} files to compile, about {minutes} minute"
+              f"{'s' if minutes > 1 else ''} on {jobs} core{'s' if jobs > 1 else ''} (a first "
+              f"build compiles the shared harness too; later builds only what changed)...",
+              flush=True)
+    ok, out = try_build(build, targets, jobs)
+    if ok:
+        return True
+    print(f"{what}: " + paint("DOES NOT COMPILE", "red") + " (nothing was run or graded)")
+    print("\n".join("  " + l for l in compile_errors(out)))
+    return False
+
+
+def try_build(build, targets, jobs):
+    """(built, the build's output) of `targets` (everything when empty)."""
+    cmd = ["cmake", "--build", str(build), "-j", str(jobs)]
+    if targets:
+        cmd += ["--target", *targets]
+    rc, out = run(cmd)
+    return rc == 0, out

@@ -1,0 +1,101 @@
+"""The measurement lines the lesson programs print with --json, read in one place.
+
+Their one declaration is common/report.hpp (GemmMeasurement, measurement_line()): every line
+carries "schema": "course.measurement/1" and is either
+
+- a GEMM kernel, checked and timed next to cuBLAS (no "what" key): the GEMM_FIELDS below, and
+  "intensity" (FLOP per byte the kernel loads by design) when the lesson states it; or
+- a lesson's own measurement, with "lesson" and "what" (lesson 01's "copy_bandwidth" and
+  "cublas_sgemm" ceilings, lesson 06's "occupancy", a "sweep" row, ...) and fields of its own.
+
+`make bench` adds "size" and "build" to each line it stores in book/data/, and writes a first line
+{"meta": true, ...} describing the run; both are kept as they are. `make grade`, `make bench` and
+the book (book/bookdata.py) read the lines through this module, which checks the schema.
+"""
+
+import json
+
+SCHEMA = "course.measurement/1"
+_NUM = (int, float)
+GEMM_FIELDS = {
+    "lesson": str, "kernel": str, "M": int, "N": int, "K": int, "ms": _NUM, "spread": _NUM,
+    "tflops": _NUM, "cublas_ms": _NUM, "cublas_tflops": _NUM, "pct_of_cublas": _NUM,
+    "checked": bool, "passed": bool, "headline": bool, "gpu": str, "precision": str,
+}
+OPTIONAL_GEMM_FIELDS = {"intensity": _NUM}
+PRECISIONS = ("fp32", "bf16")
+
+
+class SchemaError(ValueError):
+    """A line that is not a measurement of this schema."""
+
+
+def _type_ok(value, want):
+    if value is None and want is _NUM:
+        return True  # JSON has no NaN: a measurement that is not a number is written as null
+    if want is bool:
+        return isinstance(value, bool)
+    return isinstance(value, want) and not isinstance(value, bool)
+
+
+def check(line):
+    """`line` (a dict) when it is a valid measurement line; raises SchemaError otherwise."""
+    if not isinstance(line, dict):
+        raise SchemaError("a measurement line is a JSON object")
+    if line.get("meta") is True:
+        return line
+    if line.get("schema") != SCHEMA:
+        raise SchemaError(f"the line's schema is {line.get('schema')!r}, not {SCHEMA!r} (a "
+                          f"program or a data file older than the schema: run it again)")
+    if "what" in line:
+        for key in ("lesson", "what"):
+            if not isinstance(line.get(key), str):
+                raise SchemaError(f"a measurement with 'what' needs '{key}' as a string")
+        return line
+    for key, want in GEMM_FIELDS.items():
+        if key not in line:
+            raise SchemaError(f"the GEMM line of {line.get('kernel', '?')!r} lacks '{key}'")
+        if not _type_ok(line[key], want):
+            raise SchemaError(f"the GEMM line of {line.get('kernel', '?')!r}: '{key}' is "
+                              f"{line[key]!r}")
+    for key, want in OPTIONAL_GEMM_FIELDS.items():
+        if key in line and not _type_ok(line[key], want):
+            raise SchemaError(f"the GEMM line of {line.get('kernel', '?')!r}: '{key}' is "
+                              f"{line[key]!r}")
+    if line["precision"] not in PRECISIONS:
+        raise SchemaError(f"the GEMM line of {line['kernel']!r}: precision {line['precision']!r}")
+    return line
+
+
+def is_gemm(line):
+    """True for a GEMM kernel's line (not a lesson's own measurement, not bench's meta line)."""
+    return "what" not in line and not line.get("meta")
+
+
+def parse_line(text):
+    """The measurement of one line of a program's output, None when the line is not JSON (a
+    table, a message); raises SchemaError for a JSON line that is not a valid measurement."""
+    text = text.strip()
+    if not text.startswith("{"):
+        return None
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return None
+    return check(obj)
+
+
+def from_output(text):
+    """Every measurement line of a lesson program's output, in order (SchemaError on a bad one)."""
+    out = []
+    for line in text.splitlines():
+        m = parse_line(line)
+        if m is not None:
+            out.append(m)
+    return out
+
+
+def headline(lines):
+    """The headline kernel's GEMM line among `lines`, else the first GEMM line, else None."""
+    gemm = [l for l in lines if is_gemm(l)]
+    return next((l for l in gemm if l.get("headline")), gemm[0] if gemm else None)

@@ -1,0 +1,347 @@
+"""The lessons: lessons/manifest.txt (their order) and each lesson's record,
+lessons/NN-slug/lesson.toml (everything the build and the tools know about it).
+
+The manifest lists the lessons in course order, one line each, `NN slug`. The record's keys are
+described in the manifest's header; its syntax is the small TOML subset of tomlsubset.py. A record
+that cannot be read stops every tool with the file, the line and what is wrong (RecordError);
+`course.py check-repo` also checks that what a record names exists (folders, files, regions, test
+tags, hints).
+"""
+
+import re
+import shlex
+import sys
+
+from . import tomlsubset
+from .util import ROOT
+
+MANIFEST = ROOT / "lessons" / "manifest.txt"
+RECORD = "lesson.toml"
+PRECISIONS = ("fp32", "bf16", "none")
+KINDS = ("gemm", "other")
+PARTS = ("cpu", "gpu")
+# The measurement of a GEMM lesson without its own `ragged`: a small problem, ragged everywhere,
+# checked and not timed (no cuBLAS under the sanitizers).
+GEMM_RAGGED = ["--m", "257", "--n", "255", "--k", "300", "--check-only"]
+DEFAULT_SANITIZE = ["memcheck", "racecheck"]
+
+STR, INT, NUM, LIST, TABLE, TABLES = "a string", "a whole number", "a number", \
+    "an array of strings", "a table", "an array of tables"
+# key: (what it must be, required)
+TOP_KEYS = {
+    "number": (INT, True), "slug": (STR, True), "title": (STR, True), "chapter": (STR, True),
+    "min_cc": (STR, True), "precision": (STR, True), "kind": (STR, True), "parts": (LIST, True),
+    "hints": (STR, True), "solution_target": ("a number or a string '~N'", False),
+    "learner_target": (NUM, False), "measure": (TABLE, False), "metric": (TABLES, False),
+    "task": (TABLES, True),
+}
+MEASURE_KEYS = {"ragged": (STR, False), "sanitize": (LIST, False), "bench": (LIST, False)}
+METRIC_KEYS = {"name": (STR, True), "shows": (STR, True)}
+TASK_KEYS = {"title": (STR, True), "tag": (STR, True), "regions": (LIST, True)}
+
+
+class RecordError(Exception):
+    """The manifest or a record cannot be read: the message names the file and the line."""
+
+
+def _is(value, what):
+    if what == STR:
+        return isinstance(value, str)
+    if what == INT:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if what == NUM:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if what == LIST:
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if what == TABLE:
+        return isinstance(value, dict)
+    if what == TABLES:
+        return isinstance(value, list) and all(isinstance(v, dict) for v in value)
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool)
+
+
+def _check_keys(table, spec, where):
+    problems = []
+    for key, (what, required) in spec.items():
+        if key not in table:
+            if required:
+                problems.append(f"{where}: no '{key}' ({what})")
+        elif not _is(table[key], what):
+            problems.append(f"{where}: '{key}' must be {what}, not {table[key]!r}")
+    for key in table:
+        if key not in spec:
+            problems.append(f"{where}: unknown key '{key}' (known: {', '.join(spec)})")
+    return problems
+
+
+def parse_target(value, approx_allowed):
+    """(percent, about) of a target: 12 -> (12.0, False); "~1" -> (1.0, True); None for none."""
+    if value is None:
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return (float(value), False) if value > 0 else None
+    if approx_allowed and isinstance(value, str) and value.startswith("~"):
+        try:
+            v = float(value[1:])
+        except ValueError:
+            return None
+        return (v, True) if v > 0 else None
+    return None
+
+
+SHAPE = re.compile(r"^([1-9][0-9]*)(?:x([1-9][0-9]*)x([1-9][0-9]*))?$")
+
+
+def parse_shape(text):
+    """"4096" -> (4096, 4096, 4096); "8192x7168x2048" -> (8192, 7168, 2048); None otherwise."""
+    m = SHAPE.match(text.strip())
+    if not m:
+        return None
+    if m.group(2):
+        return int(m.group(1)), int(m.group(2)), int(m.group(3))
+    return (int(m.group(1)),) * 3
+
+
+class Task:
+    """One task of a lesson's exercise: its fill-in regions, its test tag, its hints (hints.py)."""
+
+    def __init__(self, number, title, tag, regions):
+        self.number, self.title, self.tag, self.regions = number, title, tag, list(regions)
+
+    @property
+    def key(self):
+        """The task's key in .course/progress.json: "1"."""
+        return str(self.number)
+
+    def label(self):
+        return f"task {self.number} {self.title}"
+
+    def __repr__(self):
+        return f"Task({self.number}, {self.title!r})"
+
+
+class Lesson:
+    """One lesson: its manifest line and its record."""
+
+    def __init__(self, num, slug, record, path):
+        self.num, self.slug, self.path = num, slug, path
+        self.record = record
+        get = record.get
+        self.title = get("title", "")
+        self.chapter = get("chapter", f"lesson{num}")
+        self.min_cc = get("min_cc", "7.5")
+        self.precision = get("precision", "none")
+        self.kind = get("kind", "other")
+        self.parts = list(get("parts", []))
+        self.hints_file = get("hints", "hints.md")
+        self.solution_target = get("solution_target")
+        self.learner_target = get("learner_target")
+        measure = get("measure", {})
+        self.ragged_args = measure.get("ragged")
+        self.sanitize = list(measure.get("sanitize", DEFAULT_SANITIZE))
+        self.bench = list(measure.get("bench", []))
+        self.metrics = [(m["name"], m["shows"]) for m in get("metric", [])]
+        self.tasks = [Task(i, t.get("title", ""), t.get("tag", ""), t.get("regions", []))
+                      for i, t in enumerate(get("task", []), 1)]
+
+    @property
+    def dir(self):
+        return f"{self.num}-{self.slug}"
+
+    @property
+    def n(self):
+        """The number as the make targets spell it: 3 for 03."""
+        return int(self.num)
+
+    @property
+    def cc_digits(self):
+        return self.min_cc.replace(".", "")
+
+    @property
+    def hints(self):
+        """The hints file, from the top of the course: lessons/NN-slug/hints.md."""
+        return f"lessons/{self.dir}/{self.hints_file}"
+
+    @property
+    def ragged(self):
+        """The arguments of the lesson program's small ragged run (make sanitize-N)."""
+        if self.ragged_args is not None:
+            return shlex.split(self.ragged_args)
+        return list(GEMM_RAGGED) if self.kind == "gemm" else []
+
+    @property
+    def bench_shapes(self):
+        """The record's `bench` list as (M, N, K) shapes, in order."""
+        return [parse_shape(s) for s in self.bench if parse_shape(s)]
+
+    @property
+    def learner_target_pct(self):
+        """The learner's performance target, % of cuBLAS (`make grade PERF=1`), or None."""
+        parsed = parse_target(self.learner_target, approx_allowed=False)
+        return parsed[0] if parsed else None
+
+    @property
+    def solution_target_pct(self):
+        """The reference solution's target, % of cuBLAS on the H100, or None."""
+        parsed = parse_target(self.solution_target, approx_allowed=True)
+        return parsed[0] if parsed else None
+
+    @property
+    def solution_target_approx(self):
+        """True when the reference solution's target is 'about N' ("~N"), not 'at least N'."""
+        parsed = parse_target(self.solution_target, approx_allowed=True)
+        return bool(parsed and parsed[1])
+
+    # The learner's target under its older name, for the grading code.
+    @property
+    def target_pct(self):
+        return self.learner_target_pct
+
+    def task(self, number):
+        return next((t for t in self.tasks if t.number == int(number)), None)
+
+    def task_of_tags(self, tags):
+        """The task a test case with these tags belongs to: its [task_N] tag, else the last task
+        (a whole-lesson test)."""
+        for t in self.tasks:
+            if t.tag in tags:
+                return t
+        return self.tasks[-1] if self.tasks else None
+
+
+def read_manifest(path=None):
+    """[(number, slug, line)] of lessons/manifest.txt, in course order."""
+    path = path or MANIFEST
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise RecordError(f"{path}: cannot be read ({e})") from None
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        m = re.fullmatch(r"(\d\d)\s+([a-z0-9][a-z0-9-]*)", stripped)
+        if not m:
+            raise RecordError(f"{path.name}:{n}: a lesson line is 'NN slug' (e.g. '03 naive'), "
+                              f"not {stripped!r}")
+        out.append((m.group(1), m.group(2), n))
+    return out
+
+
+def record_problems(num, slug, record, where):
+    """What is wrong with a record's keys and values (it can be read, but not used)."""
+    problems = _check_keys(record, TOP_KEYS, where)
+    if _is(record.get("measure"), TABLE):
+        problems += _check_keys(record["measure"], MEASURE_KEYS, f"{where} [measure]")
+    for i, m in enumerate(record.get("metric", []) if _is(record.get("metric"), TABLES) else [], 1):
+        problems += _check_keys(m, METRIC_KEYS, f"{where} [[metric]] {i}")
+    tasks = record.get("task", []) if _is(record.get("task"), TABLES) else []
+    for i, t in enumerate(tasks, 1):
+        problems += _check_keys(t, TASK_KEYS, f"{where} [[task]] {i}")
+        if t.get("tag") is not None and t.get("tag") != f"task_{i}":
+            problems.append(f"{where} [[task]] {i}: its tag is 'task_{i}' (the Catch2 tag "
+                            f"[task_{i}]), not {t.get('tag')!r}")
+        if _is(t.get("regions"), LIST) and not t["regions"]:
+            problems.append(f"{where} [[task]] {i}: 'regions' names no fill-in region")
+    if "task" in record and not tasks:
+        problems.append(f"{where}: no [[task]]: a lesson has at least one task")
+    if _is(record.get("number"), INT) and record["number"] != int(num):
+        problems.append(f"{where}: number = {record['number']}, but the manifest lists it as {num}")
+    if _is(record.get("slug"), STR) and record["slug"] != slug:
+        problems.append(f"{where}: slug = {record['slug']!r}, but the manifest says {slug!r}")
+    if _is(record.get("min_cc"), STR) and not re.fullmatch(r"\d+\.\d", record["min_cc"]):
+        problems.append(f"{where}: min_cc must be a compute capability like \"7.5\", not "
+                        f"{record['min_cc']!r}")
+    for key, allowed in (("precision", PRECISIONS), ("kind", KINDS)):
+        if _is(record.get(key), STR) and record[key] not in allowed:
+            problems.append(f"{where}: {key} must be one of {', '.join(allowed)}, not "
+                            f"{record[key]!r}")
+    parts = record.get("parts")
+    if _is(parts, LIST) and (not parts or any(p not in PARTS for p in parts)
+                             or len(set(parts)) != len(parts)):
+        problems.append(f"{where}: parts must list \"cpu\" and/or \"gpu\" once each, not {parts!r}")
+    if "solution_target" in record and parse_target(record["solution_target"], True) is None:
+        problems.append(f"{where}: the solution target {record['solution_target']!r} is neither a "
+                        f"positive number (at least that % of cuBLAS) nor '~' and one (about "
+                        f"that %); leave the key out for none")
+    if "learner_target" in record and parse_target(record["learner_target"], False) is None:
+        problems.append(f"{where}: the learner target {record['learner_target']!r} is not a "
+                        f"positive number (% of cuBLAS); leave the key out for none")
+    chapter = record.get("chapter")
+    if _is(chapter, STR) and chapter != f"lesson{num}":
+        problems.append(f"{where}: chapter must be the chapter's anchor 'lesson{num}', not "
+                        f"{chapter!r}")
+    measure = record.get("measure") if _is(record.get("measure"), TABLE) else {}
+    for s in measure.get("bench", []) if _is(measure.get("bench"), LIST) else []:
+        if parse_shape(s) is None:
+            problems.append(f"{where} [measure]: bench entry {s!r} is neither a size \"4096\" nor "
+                            f"a shape \"MxNxK\"")
+    if _is(measure.get("ragged"), STR):
+        try:
+            shlex.split(measure["ragged"])
+        except ValueError as e:
+            problems.append(f"{where} [measure]: ragged cannot be split into arguments ({e})")
+    return problems
+
+
+def load_record(num, slug, root=None):
+    """(Lesson, problems) of lessons/NN-slug/lesson.toml; raises RecordError when it cannot be
+    read at all."""
+    path = (root or ROOT) / "lessons" / f"{num}-{slug}" / RECORD
+    where = f"lessons/{num}-{slug}/{RECORD}"
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise RecordError(f"{where}: the lesson's record cannot be read ({e.strerror or e})") \
+            from None
+    try:
+        record = tomlsubset.loads(text, where)
+    except tomlsubset.TomlError as e:
+        raise RecordError(str(e)) from None
+    return Lesson(num, slug, record, path), record_problems(num, slug, record, where)
+
+
+_cache = {}
+
+
+def lessons():
+    """Every lesson, in course order. Raises RecordError on a manifest or record that cannot be
+    used (check-repo lists every problem; this stops at the first)."""
+    if "all" not in _cache:
+        out = []
+        for num, slug, _ in read_manifest():
+            lesson, problems = load_record(num, slug)
+            if problems:
+                raise RecordError(problems[0])
+            out.append(lesson)
+        _cache["all"] = out
+    return list(_cache["all"])
+
+
+def lesson_table():
+    rows = [f"  {l.num}  {l.slug:<16} {l.title}" for l in lessons()]
+    return "lessons:\n" + "\n".join(rows)
+
+
+def find(arg):
+    """The lesson numbered `arg` ("3" or "03"), or None."""
+    return next((l for l in lessons() if arg.isdigit() and int(arg) == int(l.num)), None)
+
+
+def resolve(arg):
+    """The lesson numbered `arg`; otherwise the lesson list on stderr and exit 2."""
+    lesson = find(arg)
+    if lesson is None:
+        print(f"no lesson '{arg}'. Use a number from the list (1 and 01 both work):", file=sys.stderr)
+        print(lesson_table(), file=sys.stderr)
+        sys.exit(2)
+    return lesson
+
+
+def next_lesson(lesson):
+    order = lessons()
+    for i, l in enumerate(order):
+        if l.num == lesson.num:
+            return order[i + 1] if i + 1 < len(order) else None
+    return None
