@@ -161,7 +161,7 @@ def main():
     runs = [(l, s, b) for l in lessons for s in sizes_of(l) for b in builds]
     stored, failed = [dict(c, size=None, build="solution") for c in ceilings], 0
     rows = []
-    for i, (lesson, shape, which) in enumerate(runs, 1):
+    for i, (lesson, size, which) in enumerate(runs, 1):
         exe = build / "bin" / (f"lesson{lesson.num}" + ("_solution" if which == "solution" else ""))
         print(f"[{i}/{len(runs)}] lesson {lesson.num} ({which}) at "
               f"{size if 'x' in size else size + '^3'} ...", flush=True)
@@ -170,7 +170,6 @@ def main():
         if rc != 0:
             failed += 1
             print(f"    FAILED (exit {rc}):\n{out}", flush=True)
-        cube = shape[0] if shape[0] == shape[1] == shape[2] else None
         for j in lines:
             # A lesson's own measurements ("what" lines) are kept from its largest size only.
             if not measurements.is_gemm(j) and volume(size) != max(map(volume, sizes_of(lesson))):
