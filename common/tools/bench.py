@@ -161,6 +161,31 @@ def main():
     runs = [(l, s, b) for l in lessons for s in sizes_of(l) for b in builds]
     stored, failed = [dict(c, size=None, build="solution") for c in ceilings], 0
     rows = []
+    out_dir = Path(args.out)
+    # Your kernels go to a file of yours, never to the committed one of the reference solutions.
+    file_dir = out_dir / "mine" if args.mine else out_dir
+    file_dir.mkdir(parents=True, exist_ok=True)
+    name = re.sub(r"[^a-z0-9]+", "-", meta["gpu"].lower()).strip("-") or "gpu"
+    path = file_dir / f"{name}.jsonl"
+    kept = []
+    if wanted and path.is_file():
+        # Keep what the file already holds for the lessons not run now.
+        for line in path.read_text().splitlines():
+            try:
+                old = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if old.get("meta") or old.get("lesson") in (None, "01") or old["lesson"] in wanted:
+                continue
+            kept.append(old)
+
+    def write():
+        # After every run, so that a bench stopped half-way keeps what it measured.
+        with path.open("w") as f:
+            f.write(json.dumps(meta) + "\n")
+            for r in stored + kept:
+                f.write(json.dumps(r) + "\n")
+
     for i, (lesson, size, which) in enumerate(runs, 1):
         exe = build / "bin" / (f"lesson{lesson.num}" + ("_solution" if which == "solution" else ""))
         print(f"[{i}/{len(runs)}] lesson {lesson.num} ({which}) at "
@@ -181,30 +206,11 @@ def main():
                       f"{j['pct_of_cublas']:6.1f}% of cuBLAS  spread {100 * j.get('spread', 0):.1f}%"
                       f"{'' if j.get('passed', True) else '  CHECK FAILED'}", flush=True)
         print(f"    ({time.time() - t0:.0f} s)", flush=True)
+        write()
         if i < len(runs):
             time.sleep(args.rest)
 
-    out_dir = Path(args.out)
-    # Your kernels go to a file of yours, never to the committed one of the reference solutions.
-    file_dir = out_dir / "mine" if args.mine else out_dir
-    file_dir.mkdir(parents=True, exist_ok=True)
-    name = re.sub(r"[^a-z0-9]+", "-", meta["gpu"].lower()).strip("-") or "gpu"
-    path = file_dir / f"{name}.jsonl"
-    if wanted and path.is_file():
-        # Keep what the file already holds for the lessons not run now.
-        for line in path.read_text().splitlines():
-            try:
-                old = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if old.get("meta") or old.get("lesson") in (None, "01") or old["lesson"] in wanted:
-                continue
-            stored.append(old)
-    with path.open("w") as f:
-        f.write(json.dumps(meta) + "\n")
-        for r in stored:
-            f.write(json.dumps(r) + "\n")
-
+    write()
     # The summary: % of cuBLAS per kernel and size.
     print(f"\n% of cuBLAS on {meta['gpu']} (TFLOP/s in brackets), written to {rel(path)}")
     keys = []

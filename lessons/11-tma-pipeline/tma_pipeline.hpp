@@ -55,16 +55,10 @@ void persistent_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16
 /// for the whole 64 KiB staging tile) when N % 8 == 0, and from registers otherwise.
 void staged_store_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                        bf16* C);
-/// Rung 6: the cooperative kernel (cooperative_gemm, bands of 16 tile rows): the epilogue streamed
-/// per warp through two 8 KiB staging boxes per consumer, written with stmatrix, so the ring keeps
-/// 4 stages; from registers when N % 8 != 0.
-void streamed_epilogue_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B,
-                            float beta, bf16* C);
-/// The lesson's headline, rung 7: rung 6 with stream-K for the last wave. The full waves of whole
-/// tiles stay as they are but the last one; the k-blocks of the last full wave's and the partial
-/// wave's tiles are shared evenly by every block (at 4096^3: 2 whole tiles and 120 or 121 k-blocks
-/// each, where rung 6 gives 4 tiles to 116 blocks and 3 to 16), and the two pieces of a split tile
-/// meet through a workspace in global memory (stream_k.hpp).
+/// The lesson's headline, rung 6: the cooperative kernel (cooperative_gemm, bands of 16 tile rows):
+/// the epilogue streamed per warp through two 8 KiB staging boxes per consumer, written with
+/// stmatrix, so the ring keeps 4 stages; from registers when N % 8 != 0. Stream-K for the last wave
+/// (stream_k.hpp) is a variant: it measured slower.
 void hopper_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                  bf16* C);
 /// A variant measured against rung 5: clusters of two blocks on vertically adjacent tiles, which
