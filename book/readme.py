@@ -72,7 +72,7 @@ def results_block(gpus):
     sizes = " and ".join(f"{' and '.join(map(str, s))} for the {p.upper() if p == 'fp32' else p} "
                          f"lessons" for p, s in bookdata.TARGET_SIZES.items())
     lead = (f"Measured by `make bench` on an {gpu.gpu}{f' ({run})' if run else ''}"
-            f"{' on ' + m['date'] if m.get('date') else ''}, committed as `{gpu.rel}`: each "
+            f"{' on ' + measured_on(m) if m.get('date') else ''}, committed as `{gpu.rel}`: each "
             f"lesson's headline kernel, from its reference solution, checked against Eigen and "
             f"timed next to cuBLAS in the same process, at M = N = K = {sizes}.")
     if gpu.ceilings:
@@ -131,6 +131,20 @@ def render(text, generated, where="README.md"):
         return f"{head}\n{generated[m.group(1)]}\n<!-- END GENERATED: {m.group(1)} -->"
 
     return BLOCK.sub(replace, text)
+
+
+def measured_on(meta):
+    """"2026-11-23", or, when `make bench --lessons` kept older lines, the day of each group of
+    lessons: "2026-11-21 (lessons 03-10) and 2026-11-23 (lessons 01, 11)"."""
+    dates = meta.get("dates_of") or {}
+    days = sorted(set(dates.values()))
+    if len(days) <= 1:
+        return meta["date"]
+    groups = []
+    for day in days:
+        nums = sorted(n for n, d in dates.items() if d == day)
+        groups.append(f"{day} (lesson{'s' if len(nums) > 1 else ''} {', '.join(nums)})")
+    return " and ".join(groups)
 
 
 def update(readme=README, data=BOOK / "data"):

@@ -11,7 +11,8 @@ common/tools/course/measurements.py). Lesson 01 runs first and measures the ceil
 bandwidth, cuBLAS SGEMM). Between runs the GPU rests a moment, against thermal drift.
 
 Writes book/data/<gpu>.jsonl: a first line describing the run ({"meta": true, "gpu", "sm_count",
-"sm_clock_mhz", "driver", "cuda", "date", "sizes", "bf16_sizes", "sizes_of"}), then every
+"sm_clock_mhz", "driver", "cuda", "date", "sizes", "bf16_sizes", "sizes_of", "dates_of": the day
+each lesson's lines were measured, as --lessons keeps older ones}), then every
 measurement line, each with "size" (S of a cube, null for another shape), "shape" ("MxNxK") and
 "build" ("solution", or "mine" for the learner's exercise build with --mine); the first line's
 "sizes_of" gives each lesson's list. With --mine the file goes to book/data/mine/<gpu>.jsonl
@@ -157,6 +158,8 @@ def main():
     lessons = [l for l in records.lessons()
                if l.kind == "gemm" and (not wanted or l.num in wanted)]
     meta["sizes_of"] = {l.num: sizes_of(l) for l in lessons}
+    # The day each lesson's lines were measured: today for these (and lesson 01's ceilings).
+    meta["dates_of"] = {num: meta["date"] for num in ["01"] + [l.num for l in lessons]}
     builds = ["solution"] + (["mine"] if args.mine else [])
     runs = [(l, s, b) for l in lessons for s in sizes_of(l) for b in builds]
     stored, failed = [dict(c, size=None, build="solution") for c in ceilings], 0
@@ -175,7 +178,14 @@ def main():
                 old = json.loads(line)
             except json.JSONDecodeError:
                 continue
-            if old.get("meta") or old.get("lesson") in (None, "01") or old["lesson"] in wanted:
+            if old.get("meta"):
+                # Each lesson's lines keep the date they were measured on.
+                dates = old.get("dates_of") or {}
+                for num in {l.num for l in records.lessons()} - wanted:
+                    if dates.get(num) or old.get("date"):
+                        meta["dates_of"].setdefault(num, dates.get(num) or old.get("date"))
+                continue
+            if old.get("lesson") in (None, "01") or old["lesson"] in wanted:
                 continue
             kept.append(old)
 
