@@ -69,6 +69,7 @@ test: build
 	@cd $(BUILD) && ctest --label-exclude grade --output-on-failure -j $(JOBS); status=$$?; \
 	grep -h "^SKIPPED: " Testing/Temporary/LastTest.log 2>/dev/null | sort | uniq -c \
 	  | sed 's/^ *\([0-9]*\) SKIPPED: /skipped \1 test(s): /'; \
+	[ $$status -eq 0 ] && echo "The course's own suite passed. Next: make next (where you are), then make lesson-1."; \
 	exit $$status
 
 list:

@@ -1,5 +1,5 @@
-// Lesson 11: the launchers of the cooperative kernel's variants (cooperative_gemm.cuh). Given code,
-// compiled by exercises/ and solutions/11-tma-pipeline/cooperative_gemm.cu with *your*
+// Lesson 11: the launchers of the cooperative kernel's variants (cooperative_gemm.cuh). Given code
+// that calls yours, compiled by calls-yours/cooperative_gemm.cu with each library's
 // pipeline_exercises.cuh, apart from the other launchers so that the kernels compile in parallel.
 // Include it from one file only.
 #pragma once

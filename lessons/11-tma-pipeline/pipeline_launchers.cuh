@@ -1,6 +1,6 @@
-// Lesson 11: the launchers of the Hopper GEMMs. Given code, compiled by exercises/ and solutions/
-// 11-tma-pipeline/pipeline_gemm.cu (which only include this file: it must be compiled with *your*
-// pipeline_exercises.cuh, so it cannot be compiled once for both). Include it from one file only.
+// Lesson 11: the launchers of the Hopper GEMMs. Given code that calls yours: calls-yours/
+// pipeline_gemm.cu includes it, and the build compiles that file into both the exercise and the
+// solution library, each with its own pipeline_exercises.cuh. Include it from one file only.
 // Before its first launch a launcher checks your ring on the CPU model (ring_model.hpp) and your
 // expected byte count against the boxes it asks TMA for, so a protocol mistake is an error message,
 // not a hung GPU.
