@@ -16,7 +16,7 @@
 #include "occupancy.hpp"
 #include "occupancy_probe_kernels.hpp"
 #include "occupancy_sgemm.hpp"
-#include "lessons/05-tiling/tiled_sgemm.hpp"  // lesson 05's tiled kernel, from its reference solution
+#include "lessons/05-tiling/tiled_sgemm.hpp"  // lesson 05's tiled kernel (its solution)
 
 #include "common/check.hpp"
 #include "common/gemm_check.hpp"
