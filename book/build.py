@@ -618,9 +618,11 @@ def harness_page(headers):
     page.add("# The harness: common/ {#harness}\n")
     page.add("Every lesson program and every grader is built on the same small set of helpers in "
              "`common/`: checked CUDA calls, device buffers, seeded random inputs, timing with CUDA "
-             "events, verification against Eigen with a diagnosis, the cuBLAS baselines and the "
-             "tables and JSON lines the programs print. Everything lives in the namespace "
-             "`course`.\n")
+             "events, verification against Eigen with a diagnosis, the cuBLAS baselines, the "
+             "tables and JSON lines the programs print, and the GEMM lesson program itself "
+             "(`GemmLesson`, with the tables of a lesson's variants). One set of names serves both "
+             "precisions: `course::Fp32` and `course::Bf16` say what differs, and the kernel's "
+             "signature picks the rest. Everything lives in the namespace `course`.\n")
     page.add("| header | what it gives you |")
     page.add("|---|---|")
     for h in headers:

@@ -22,30 +22,20 @@ CublasHandle& CublasHandle::operator=(CublasHandle&& other) noexcept {
   return *this;
 }
 
-void cublas_sgemm(cublasHandle_t handle, int M, int N, int K, float alpha, const float* A,
-                  const float* B, float beta, float* C) {
+void cublas_gemm(cublasHandle_t handle, int M, int N, int K, float alpha, const float* A,
+                 const float* B, float beta, float* C) {
   // Column-major view: C^T (N x M, ld N) = B^T (N x K, ld N) * A^T (K x M, ld K).
   CUBLAS_CHECK(
       cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, B, N, A, K, &beta, C, N));
 }
 
-void cublas_gemm_bf16(cublasHandle_t handle, int M, int N, int K, float alpha, const bf16* A,
-                      const bf16* B, float beta, bf16* C) {
+void cublas_gemm(cublasHandle_t handle, int M, int N, int K, float alpha, const bf16* A,
+                 const bf16* B, float beta, bf16* C) {
   // Column-major view: row-major B (N x K) is a K x N column-major matrix; transposing it gives
   // N x K. C^T (N x M, ld N) = op_T(B_cm) (N x K) * A_cm (K x M, ld K).
   CUBLAS_CHECK(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, N, M, K, &alpha, B, CUDA_R_16BF, K, A,
                             CUDA_R_16BF, K, &beta, C, CUDA_R_16BF, N, CUBLAS_COMPUTE_32F,
                             CUBLAS_GEMM_DEFAULT));
-}
-
-SgemmFn cublas_sgemm_fn(cublasHandle_t handle) {
-  return [handle](int M, int N, int K, float alpha, const float* A, const float* B, float beta,
-                  float* C) { cublas_sgemm(handle, M, N, K, alpha, A, B, beta, C); };
-}
-
-Bf16GemmFn cublas_gemm_bf16_fn(cublasHandle_t handle) {
-  return [handle](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
-                  bf16* C) { cublas_gemm_bf16(handle, M, N, K, alpha, A, B, beta, C); };
 }
 
 }  // namespace course

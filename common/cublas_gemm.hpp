@@ -1,5 +1,8 @@
 /// \file cublas_gemm.hpp
 /// \brief cuBLAS baselines in the course's row-major layouts: the speed every kernel is held to.
+///
+/// One name, cublas_gemm(), for both precisions; the operands' type picks the cuBLAS routine.
+/// Each precision's traits (common/precision.hpp) name its baseline.
 #pragma once
 
 #include "common/gemm.hpp"
@@ -26,17 +29,12 @@ class CublasHandle {
 /// Row-major FP32 `C = alpha*A*B + beta*C` (A M x K, B K x N, C M x N) through cublasSgemm,
 /// in full FP32 (no TF32). cuBLAS is column-major: a row-major matrix is its transpose in
 /// column-major, so this computes C^T = B^T * A^T, which needs no copies.
-void cublas_sgemm(cublasHandle_t handle, int M, int N, int K, float alpha, const float* A,
-                  const float* B, float beta, float* C);
+void cublas_gemm(cublasHandle_t handle, int M, int N, int K, float alpha, const float* A,
+                 const float* B, float beta, float* C);
 
 /// bf16 `C = alpha*A*B^T + beta*C` with A M x K, B N x K, C M x N, all row-major, FP32
 /// accumulation (cublasGemmEx, CUBLAS_COMPUTE_32F): the layout of the course's bf16 lessons.
-void cublas_gemm_bf16(cublasHandle_t handle, int M, int N, int K, float alpha, const bf16* A,
-                      const bf16* B, float beta, bf16* C);
-
-/// cublas_sgemm bound to `handle`, as an SgemmFn (for the checking and timing helpers).
-SgemmFn cublas_sgemm_fn(cublasHandle_t handle);
-/// cublas_gemm_bf16 bound to `handle`, as a Bf16GemmFn.
-Bf16GemmFn cublas_gemm_bf16_fn(cublasHandle_t handle);
+void cublas_gemm(cublasHandle_t handle, int M, int N, int K, float alpha, const bf16* A,
+                 const bf16* B, float beta, bf16* C);
 
 }  // namespace course

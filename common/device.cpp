@@ -67,10 +67,27 @@ DeviceInfo probe_device(int index) {
     return info;
   }
   info.present = true;
-  info.cc_major = prop.major;
-  info.cc_minor = prop.minor;
-  info.sm_count = prop.multiProcessorCount;
   info.name = prop.name;
+  DeviceLimits& l = info.limits;
+  l.cc_major = prop.major;
+  l.cc_minor = prop.minor;
+  l.sm_count = prop.multiProcessorCount;
+  l.warp_size = prop.warpSize;
+  l.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
+  l.max_threads_per_block = prop.maxThreadsPerBlock;
+  l.max_blocks_per_sm = prop.maxBlocksPerMultiProcessor;
+  l.regs_per_sm = prop.regsPerMultiprocessor;
+  l.regs_per_block = prop.regsPerBlock;
+  l.smem_per_sm_bytes = prop.sharedMemPerMultiprocessor;
+  l.smem_per_block_bytes = prop.sharedMemPerBlock;
+  l.smem_per_block_optin_bytes = prop.sharedMemPerBlockOptin;
+  l.smem_reserved_per_block_bytes = prop.reservedSharedMemPerBlock;
+  info.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
+  // Not in cudaDeviceProp since CUDA 13: the clock is an attribute of its own.
+  if (cudaDeviceGetAttribute(&info.sm_clock_khz, cudaDevAttrClockRate, index) != cudaSuccess) {
+    cudaGetLastError();
+    info.sm_clock_khz = 0;
+  }
   return info;
 }
 

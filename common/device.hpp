@@ -1,9 +1,11 @@
 /// \file device.hpp
-/// \brief Is there a GPU, which one, and is it new enough? Plus the exit codes every program uses.
+/// \brief Is there a GPU, which one, is it new enough, and what does it offer a kernel? Plus the
+/// exit codes every program uses.
 #pragma once
 
 #include "common/lesson.hpp"
 
+#include <cstddef>
 #include <string>
 
 namespace course {
@@ -27,21 +29,45 @@ enum class NoDevice {
   kOther,         ///< any other failure to open the device (the reason says which)
 };
 
+/// What one GPU offers a kernel's blocks: the limits a launch configuration is chosen from. Filled
+/// from the driver by probe_device() (DeviceInfo::limits); a test can fill one by hand with the
+/// published limits of a GPU it does not have and run a lesson's choice of configuration on it.
+struct DeviceLimits {
+  int cc_major = 0;                            ///< compute capability, major (9 for Hopper)
+  int cc_minor = 0;                            ///< compute capability, minor
+  int sm_count = 0;                            ///< streaming multiprocessors
+  int warp_size = 32;                          ///< threads per warp
+  int max_threads_per_sm = 0;                  ///< resident threads per SM (2048 on 9.0)
+  int max_threads_per_block = 0;               ///< the largest block a launch may have (1024)
+  int max_blocks_per_sm = 0;                   ///< resident blocks per SM, however small (32)
+  int regs_per_sm = 0;                         ///< 32-bit registers per SM (65536)
+  int regs_per_block = 0;                      ///< registers one block may hold in all (65536)
+  std::size_t smem_per_sm_bytes = 0;           ///< shared memory per SM (228 KiB on 9.0)
+  std::size_t smem_per_block_bytes = 0;        ///< per block without opting in (48 KiB)
+  std::size_t smem_per_block_optin_bytes = 0;  ///< per block with the opt-in (227 KiB on 9.0)
+  /// Shared memory the driver keeps in every block for itself, on top of the kernel's (1 KiB from
+  /// compute capability 8.0 on).
+  std::size_t smem_reserved_per_block_bytes = 0;
+
+  /// Compute capability as one number: 9.0 -> 90, 8.6 -> 86.
+  int cc() const { return cc_major * 10 + cc_minor; }
+};
+
 /// What probe_device() found. Never throws: "no GPU" is an answer, not an error.
 struct DeviceInfo {
   bool present = false;                ///< a device could be opened
   NoDevice why_not = NoDevice::kNone;  ///< when !present: which case it is
   int index = 0;                       ///< its ordinal
-  int cc_major = 0;                    ///< compute capability, major
-  int cc_minor = 0;                    ///< compute capability, minor
-  int sm_count = 0;                    ///< streaming multiprocessors
   std::string name;                    ///< e.g. "NVIDIA H100 80GB HBM3"
+  DeviceLimits limits;                 ///< what it offers a kernel (when present)
+  std::size_t l2_bytes = 0;            ///< its L2 cache
+  int sm_clock_khz = 0;                ///< the SMs' clock, kHz
   /// When !present: why, in one line, e.g. "no GPU here: no NVIDIA driver is installed" or
   /// "the NVIDIA driver supports CUDA 12.2, older than the course's CUDA 13.0 toolkit: update it".
   std::string reason;
 
   /// Compute capability as one number: 9.0 -> 90, 8.6 -> 86.
-  int cc() const { return cc_major * 10 + cc_minor; }
+  int cc() const { return limits.cc(); }
 };
 
 /// Looks for CUDA device `index` without throwing.
@@ -61,8 +87,9 @@ std::string what_still_runs(const DeviceInfo& info, int min_cc);
 /// kExitNoDevice or kExitDeviceTooOld.
 int require_device(const LessonId& lesson);
 
-/// For launchers: the DeviceInfo of the current CUDA device, probed once per device and process
-/// (kernels are launched many times; the probe is not free).
+/// For launchers and lesson programs: the DeviceInfo of the current CUDA device, probed once per
+/// device and process (kernels are launched many times; the probe is not free). Every question a
+/// lesson asks about the GPU (its SMs, limits, clock, L2) goes through it.
 const DeviceInfo& current_device_info();
 
 /// For launchers whose kernels need compute capability `min_cc` or more: throws, on an older

@@ -1,6 +1,7 @@
 /// \file gemm.hpp
-/// \brief The one host signature per precision that every GEMM in the course is launched through,
-/// and the shape preconditions every GEMM launcher checks before it launches.
+/// \brief What every GEMM of the course computes, in which layout, and the shape preconditions
+/// every GEMM launcher checks before it launches. The host signature of each precision, GemmFn<P>,
+/// and the precisions' traits are in common/precision.hpp.
 ///
 /// Row-major everywhere: element (row, col) of an R x C matrix is at `row * C + col`.
 /// - FP32: `C = alpha * A * B + beta * C`, A is M x K, B is K x N, C is M x N.
@@ -16,7 +17,6 @@
 #include <cuda_bf16.h>
 
 #include <cstdint>
-#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -25,14 +25,6 @@ namespace course {
 
 /// bf16: 8 exponent bits like FP32, 8 significant bits.
 using bf16 = __nv_bfloat16;
-
-/// The FP32 GEMM signature: (M, N, K, alpha, A, B, beta, C), device pointers, row-major.
-using SgemmFn = std::function<void(int M, int N, int K, float alpha, const float* A, const float* B,
-                                   float beta, float* C)>;
-
-/// The bf16 GEMM signature: (M, N, K, alpha, A (M x K), B (N x K), beta, C (M x N)).
-using Bf16GemmFn = std::function<void(int M, int N, int K, float alpha, const bf16* A,
-                                      const bf16* B, float beta, bf16* C)>;
 
 /// The most blocks a grid may have along y (and along z); along x the limit is 2^31 - 1.
 constexpr long kMaxGridY = 65535;
@@ -101,7 +93,7 @@ inline std::string bf16_gemm_shape_error(long M, long N, long K, int k_multiple,
 
 /// Throws `std::invalid_argument("KERNEL: REASON")` when bf16_gemm_shape_error() finds a broken
 /// precondition; does nothing otherwise. Every bf16 launcher of the course calls it first.
-/// 	hrows std::invalid_argument when the shape or the pointers break the preconditions
+/// \throws std::invalid_argument when the shape or the pointers break the preconditions
 inline void require_bf16_gemm_shape(const std::string& kernel, long M, long N, long K,
                                     int k_multiple, const void* A, const void* B, const void* C) {
   if (std::string why = bf16_gemm_shape_error(M, N, K, k_multiple, A, B, C); !why.empty()) {

@@ -2,11 +2,14 @@
 /// \brief Run a GEMM on the GPU on fresh random inputs and check it against Eigen; time it
 /// against cuBLAS in the same process.
 ///
-/// The graders of every GEMM lesson are a loop over gemm_shape_grid() calling check_sgemm()
-/// (or check_bf16_gemm()) and printing VerifyReport::describe() when it fails.
+/// The graders of every GEMM lesson are a loop over shape_grid<P>() calling check_gemm() and
+/// printing VerifyReport::describe() when it fails. check_gemm() and bench_vs_cublas() take a
+/// kernel of either precision (course::Fp32 or course::Bf16, common/precision.hpp): the kernel's
+/// signature picks the overload.
 #pragma once
 
 #include "common/gemm.hpp"
+#include "common/precision.hpp"
 #include "common/timing.hpp"
 #include "common/verify.hpp"
 
@@ -14,13 +17,12 @@
 
 namespace course {
 
-/// The design's shape grid: 1x1x1, primes, non-square and non-tile-multiple shapes, beta == 0
-/// and beta != 0, and (with `large`) shapes of 1024 and more.
-std::vector<GemmShape> gemm_shape_grid(bool large = true);
-
-/// The same grid for bf16 kernels that need K to be a multiple of `k_multiple` (8 for 16-byte
-/// row loads): each K rounded up to the next multiple, every M and N kept ragged.
-std::vector<GemmShape> bf16_shape_grid(int k_multiple = 8, bool large = true);
+/// The design's shape grid for precision P: 1x1x1, primes, non-square and non-tile-multiple
+/// shapes, beta == 0 and beta != 0, and (with `large`) shapes of 1024 and more. For a precision
+/// whose K must be a multiple of P::kKMultiple (8 for bf16: 16-byte row loads), each K is rounded
+/// up to the next multiple; every M and N stays ragged.
+template <class P>
+std::vector<GemmShape> shape_grid(bool large = true);
 
 /// Runs `gemm` once on random inputs (seeded from the run seed and the shape) with the output
 /// poisoned and guarded by canaries, waits for it, and checks it against Eigen.
@@ -31,13 +33,13 @@ std::vector<GemmShape> bf16_shape_grid(int k_multiple = 8, bool large = true);
 /// is tried) and adds what that shape shows to VerifyReport::cause. The verdict is the first
 /// shape's.
 /// A CUDA error in the kernel throws course::CudaError; a stub throws course::NotImplemented.
-VerifyReport check_sgemm(const SgemmFn& gemm, const GemmShape& shape,
-                         const VerifyOptions& options = {});
+VerifyReport check_gemm(const GemmFn<Fp32>& gemm, const GemmShape& shape,
+                        const VerifyOptions& options = {});
 
-/// The same for a bf16 GEMM (A M x K, B N x K, C M x N in bf16), probing with
-/// probe_shapes(true) (every K a multiple of 8).
-VerifyReport check_bf16_gemm(const Bf16GemmFn& gemm, const GemmShape& shape,
-                             const VerifyOptions& options = {});
+/// The same for a bf16 GEMM (A M x K, B N x K, C M x N in bf16), probing with probe_shapes(true)
+/// (every K a multiple of 8).
+VerifyReport check_gemm(const GemmFn<Bf16>& gemm, const GemmShape& shape,
+                        const VerifyOptions& options = {});
 
 /// A kernel and cuBLAS timed on the same inputs in the same process.
 struct GemmBench {
@@ -47,10 +49,15 @@ struct GemmBench {
 };
 
 /// Times `gemm` and cuBLAS SGEMM at M x N x K (alpha 1, beta 0) on the same random inputs.
-GemmBench bench_sgemm_vs_cublas(const SgemmFn& gemm, int M, int N, int K,
-                                const TimingOptions& options = {});
+GemmBench bench_vs_cublas(const GemmFn<Fp32>& gemm, int M, int N, int K,
+                          const TimingOptions& options = {});
 /// Times `gemm` and cuBLAS bf16 GEMM at M x N x K on the same random inputs.
-GemmBench bench_bf16_vs_cublas(const Bf16GemmFn& gemm, int M, int N, int K,
-                               const TimingOptions& options = {});
+GemmBench bench_vs_cublas(const GemmFn<Bf16>& gemm, int M, int N, int K,
+                          const TimingOptions& options = {});
+
+/// A kernel timed on its own (`kernel`, by time_gpu()) next to a cuBLAS timing taken on the same
+/// problem: the GemmBench the two make together. For a kernel that cannot be timed by
+/// bench_vs_cublas() (lesson 04's contrast takes B transposed).
+GemmBench bench_against(const TimingStats& kernel, const GemmBench& cublas, int M, int N, int K);
 
 }  // namespace course

@@ -15,7 +15,7 @@
 
 namespace course {
 
-void add_sgemm_options(Cli& cli) {
+void add_gemm_options(Cli& cli) {
   cli.number("size", 4096, "M = N = K of the timed problem")
       .number("m", 4096, "rows of A and C (overrides --size)")
       .number("n", 4096, "columns of B and C (overrides --size)")
@@ -29,11 +29,15 @@ void add_sgemm_options(Cli& cli) {
             "time the headline kernel alone, unchecked, and nothing else: `make grade`'s speed");
 }
 
+void add_sweep_option(Cli& cli) {
+  cli.flag("sweep", "also time every compiled configuration at the problem size (no checks)");
+}
+
 bool headline_only(const Cli& cli) {
   return cli.on("headline-only");
 }
 
-GemmShape sgemm_shape_from(const Cli& cli) {
+GemmShape gemm_shape_from(const Cli& cli) {
   const int size = static_cast<int>(cli.get("size"));
   GemmShape s;
   s.M = cli.given("m") ? static_cast<int>(cli.get("m")) : size;
@@ -42,34 +46,75 @@ GemmShape sgemm_shape_from(const Cli& cli) {
   return s;
 }
 
-namespace {
-
-// What differs between the FP32 and the bf16 driver.
-struct Precision {
-  const char* baseline;  // the cuBLAS row of the table
-  const char* json;      // "fp32" or "bf16"
-  GemmShape ragged;      // the ragged check's shape
-};
-
-// The driver of both precisions: `check_fn(fn, shape, options)` and `bench(fn, M, N, K, timing)`
-// are check_sgemm / bench_sgemm_vs_cublas or their bf16 twins; `cublas(handle)` the baseline as a
-// kernel.
-template <typename Named, typename Check, typename Bench, typename Cublas>
-std::vector<SgemmResult> measure_kernels(const Cli& cli, const LessonId& lesson,
-                                         const std::vector<Named>& kernels, const Precision& p,
-                                         const Check& check_fn, const Bench& bench,
-                                         const Cublas& cublas) {
-  const GemmShape s = sgemm_shape_from(cli);
-  const DeviceInfo dev = probe_device(0);
+TimingOptions timing_from(const Cli& cli) {
   TimingOptions timing;
   timing.reps = static_cast<int>(cli.get("reps"));
   timing.warmup = static_cast<int>(cli.get("warmup"));
   // Each repetition starts with a cold L2, so a small problem is not timed out of the cache.
   timing.flush_l2 = true;
+  return timing;
+}
+
+namespace {
+
+template <class P>
+bool check_both(const GemmFn<P>& gemm, const std::string& label, const GemmShape& timed) {
+  bool passed = true;
+  for (GemmShape shape : {P::kRaggedShape, GemmShape{timed.M, timed.N, timed.K, 1.0f, 0.0f}}) {
+    VerifyOptions o;
+    o.label = label;
+    const VerifyReport v = check_gemm(gemm, shape, o);
+    if (!v.passed) {
+      std::printf("%s", v.describe().c_str());
+      passed = false;
+    }
+  }
+  return passed;
+}
+
+}  // namespace
+
+bool check_kernel(const GemmFn<Fp32>& gemm, const std::string& label, const GemmShape& timed) {
+  return check_both<Fp32>(gemm, label, timed);
+}
+
+bool check_kernel(const GemmFn<Bf16>& gemm, const std::string& label, const GemmShape& timed) {
+  return check_both<Bf16>(gemm, label, timed);
+}
+
+GemmMeasurement measurement_of(const GemmResult& r, const LessonId& lesson, const GemmShape& s,
+                               const std::string& gpu, const std::string& precision) {
+  GemmMeasurement m;
+  m.lesson = lesson.id;
+  m.kernel = r.name;
+  m.M = s.M;
+  m.N = s.N;
+  m.K = s.K;
+  m.ms = r.bench.kernel.median_ms;
+  m.spread = r.bench.kernel.spread();
+  m.tflops = r.bench.kernel_tflops;
+  m.cublas_ms = r.bench.cublas.median_ms;
+  m.cublas_tflops = r.bench.cublas_tflops;
+  m.pct_of_cublas = r.bench.pct_of_cublas;
+  m.checked = r.checked;
+  m.passed = r.passed;
+  m.headline = r.headline;
+  m.gpu = gpu;
+  m.precision = precision;
+  m.intensity = r.intensity;
+  return m;
+}
+
+template <class P>
+std::vector<GemmResult> measure_kernels(const Cli& cli, const LessonId& lesson,
+                                        const std::vector<NamedGemm<P>>& kernels) {
+  const GemmShape s = gemm_shape_from(cli);
+  const DeviceInfo dev = probe_device(0);
+  const TimingOptions timing = timing_from(cli);
 
   // --headline-only: the headline kernel alone, timed and not checked (the grader checked it).
-  std::vector<Named> chosen;
-  for (const Named& k : kernels) {
+  std::vector<NamedGemm<P>> chosen;
+  for (const NamedGemm<P>& k : kernels) {
     if (!headline_only(cli) || k.headline) chosen.push_back(k);
   }
   if (headline_only(cli) && chosen.empty()) {
@@ -77,27 +122,20 @@ std::vector<SgemmResult> measure_kernels(const Cli& cli, const LessonId& lesson,
   }
   const bool check = !cli.on("no-check") && !headline_only(cli);
 
-  std::vector<SgemmResult> results;
-  for (const Named& k : chosen) {
-    SgemmResult r;
+  std::vector<GemmResult> results;
+  for (const NamedGemm<P>& k : chosen) {
+    GemmResult r;
     r.name = k.name;
+    r.headline = k.headline;
+    r.intensity = k.intensity;
     // A kernel not written yet is the expected state of a fresh exercise: it is reported as such
     // and the other kernels (the given ones, the earlier lessons') still run.
     try {
       if (check) {
         r.checked = true;
-        r.passed = true;
-        for (GemmShape shape : {p.ragged, GemmShape{s.M, s.N, s.K, 1.0f, 0.0f}}) {
-          VerifyOptions o;
-          o.label = k.name;
-          VerifyReport v = check_fn(k.fn, shape, o);
-          if (!v.passed) {
-            std::printf("%s", v.describe().c_str());
-            r.passed = false;
-          }
-        }
+        r.passed = check_kernel(k.fn, k.name, s);
       }
-      if (!cli.on("check-only")) r.bench = bench(k.fn, s.M, s.N, s.K, timing);
+      if (!cli.on("check-only")) r.bench = bench_vs_cublas(k.fn, s.M, s.N, s.K, timing);
     } catch (const NotImplemented& e) {
       r.checked = r.passed = false;
       r.not_written = e.what();
@@ -105,15 +143,15 @@ std::vector<SgemmResult> measure_kernels(const Cli& cli, const LessonId& lesson,
     }
     results.push_back(r);
   }
-  auto check_cell = [](const SgemmResult& r) -> std::string {
+  auto check_cell = [](const GemmResult& r) -> std::string {
     if (!r.not_written.empty()) return "not written yet";
     return !r.checked ? "skipped" : (r.passed ? "passed" : "FAILED");
   };
   if (cli.on("check-only")) {
     std::printf("\n%s on %s: checked at M=%d N=%d K=%d and at %s (nothing timed)\n",
-                lesson.id.c_str(), dev.name.c_str(), s.M, s.N, s.K, p.ragged.str().c_str());
+                lesson.id.c_str(), dev.name.c_str(), s.M, s.N, s.K, P::kRaggedShape.str().c_str());
     Table t({"kernel", "check"});
-    for (const SgemmResult& r : results) t.add_row({r.name, check_cell(r)});
+    for (const GemmResult& r : results) t.add_row({r.name, check_cell(r)});
     t.print();
     return results;
   }
@@ -121,23 +159,23 @@ std::vector<SgemmResult> measure_kernels(const Cli& cli, const LessonId& lesson,
   std::printf(
       "\n%s on %s, M=%d N=%d K=%d, median of %d runs (%s timed in the same process on the "
       "same inputs)\n",
-      lesson.id.c_str(), dev.name.c_str(), s.M, s.N, s.K, timing.reps, p.baseline);
+      lesson.id.c_str(), dev.name.c_str(), s.M, s.N, s.K, timing.reps, P::kBaseline);
   Table t({"kernel", "ms", "TFLOP/s", "% of cuBLAS", "spread", "check"});
   // The baseline's row: timed with the first kernel that ran, or on its own when none did.
   auto timed = std::find_if(results.begin(), results.end(),
-                            [](const SgemmResult& r) { return r.not_written.empty(); });
+                            [](const GemmResult& r) { return r.not_written.empty(); });
   GemmBench baseline;
   if (timed != results.end()) {
     baseline = timed->bench;
   } else if (!results.empty()) {
     CublasHandle handle;
-    baseline = bench(cublas(handle.get()), s.M, s.N, s.K, timing);
+    baseline = bench_vs_cublas(cublas_gemm_fn<P>(handle.get()), s.M, s.N, s.K, timing);
   }
   if (!results.empty()) {
-    t.add_row({p.baseline, fixed(baseline.cublas.median_ms, 3), fixed(baseline.cublas_tflops, 2),
+    t.add_row({P::kBaseline, fixed(baseline.cublas.median_ms, 3), fixed(baseline.cublas_tflops, 2),
                "100.0%", fixed(100 * baseline.cublas.spread(), 1) + "%", "-"});
   }
-  for (const SgemmResult& r : results) {
+  for (const GemmResult& r : results) {
     if (!r.not_written.empty()) {
       t.add_row({r.name, "-", "-", "-", "-", check_cell(r)});
       continue;
@@ -148,120 +186,122 @@ std::vector<SgemmResult> measure_kernels(const Cli& cli, const LessonId& lesson,
   }
   t.print();
   if (cli.on("json")) {
-    for (std::size_t i = 0; i < results.size(); ++i) {
-      const SgemmResult& r = results[i];
+    for (const GemmResult& r : results) {
       if (!r.not_written.empty()) continue;  // nothing was measured
-      GemmMeasurement m;
-      m.lesson = lesson.id;
-      m.kernel = r.name;
-      m.M = s.M;
-      m.N = s.N;
-      m.K = s.K;
-      m.ms = r.bench.kernel.median_ms;
-      m.spread = r.bench.kernel.spread();
-      m.tflops = r.bench.kernel_tflops;
-      m.cublas_ms = r.bench.cublas.median_ms;
-      m.cublas_tflops = r.bench.cublas_tflops;
-      m.pct_of_cublas = r.bench.pct_of_cublas;
-      m.checked = r.checked;
-      m.passed = r.passed;
-      m.headline = chosen[i].headline;
-      m.gpu = dev.name;
-      m.precision = p.json;
-      m.intensity = chosen[i].intensity;
-      m.print();
+      measurement_of(r, lesson, s, dev.name, P::kName).print();
     }
   }
   return results;
 }
 
-}  // namespace
+template std::vector<GemmResult> measure_kernels<Fp32>(const Cli&, const LessonId&,
+                                                       const std::vector<NamedGemm<Fp32>>&);
+template std::vector<GemmResult> measure_kernels<Bf16>(const Cli&, const LessonId&,
+                                                       const std::vector<NamedGemm<Bf16>>&);
 
-std::vector<SgemmResult> measure_sgemm_kernels(const Cli& cli, const LessonId& lesson,
-                                               const std::vector<NamedSgemm>& kernels) {
-  return measure_kernels(cli, lesson, kernels,
-                         Precision{"cuBLAS SGEMM", "fp32", GemmShape{257, 255, 300, 1.25f, -0.75f}},
-                         check_sgemm, bench_sgemm_vs_cublas, cublas_sgemm_fn);
+int gemm_exit_code(const std::vector<GemmResult>& results) {
+  for (const GemmResult& r : results) {
+    if (r.checked && !r.passed) return static_cast<int>(kExitFailed);
+  }
+  return static_cast<int>(kExitOk);
 }
 
-std::vector<SgemmResult> measure_bf16_kernels(const Cli& cli, const LessonId& lesson,
-                                              const std::vector<NamedBf16Gemm>& kernels) {
-  return measure_kernels(cli, lesson, kernels,
-                         Precision{"cuBLAS bf16", "bf16", GemmShape{257, 255, 264, 1.25f, -0.75f}},
-                         check_bf16_gemm, bench_bf16_vs_cublas, cublas_gemm_bf16_fn);
+template <class P>
+int GemmLesson<P>::run(int argc, char** argv) const {
+  Cli cli("lesson" + lesson.id, summary);
+  add_gemm_options(cli);
+  if (options) options(cli);
+  cli.parse(argc, argv);
+  return guarded_main(lesson, [&] {
+    LessonRun r{cli, lesson, gemm_shape_from(cli), cli.on("json"), DeviceInfo{}, false};
+    // `make grade`'s timing (--headline-only) runs the headline kernel alone.
+    const bool everything = !headline_only(cli);
+    if (cpu_part && everything) cpu_part(r);
+    // Without a usable GPU: the reason, what still runs here, and exit code 3 or 4.
+    r.device = probe_device(require_device(lesson));
+    if (gpu_part && everything) gpu_part(r);
+    if (!kernels) throw std::logic_error("lesson " + lesson.id + " names no kernels to measure");
+    const std::vector<GemmResult> results = measure_kernels(cli, lesson, kernels(r));
+    if (after && everything) after(r, results);
+    const int code = gemm_exit_code(results);
+    return r.failed ? static_cast<int>(kExitFailed) : code;
+  });
 }
 
-namespace {
+template struct GemmLesson<Fp32>;
+template struct GemmLesson<Bf16>;
 
-std::vector<float> random_of(float, int rows, int cols, std::uint64_t seed) {
-  return random_matrix(rows, cols, seed);
-}
-std::vector<bf16> random_of(bf16, int rows, int cols, std::uint64_t seed) {
-  return random_matrix_bf16(rows, cols, seed);
-}
+namespace detail {
 
-template <typename T>
-void sweep_impl(const Cli& cli, const LessonId& lesson, const std::vector<std::string>& names,
-                const ConfigRunner<T>& run) {
-  const GemmShape s = sgemm_shape_from(cli);
-  // A is M x K; B is K x N (FP32) or N x K (bf16): the same number of elements either way.
-  DeviceBuffer<T> A(random_of(T{}, s.M, s.K, derive_seed("sweep A")));
-  DeviceBuffer<T> B(random_of(T{}, s.K, s.N, derive_seed("sweep B")));
-  DeviceBuffer<T> C(static_cast<std::size_t>(s.M) * s.N);
-  TimingOptions timing;
-  timing.reps = static_cast<int>(cli.get("reps"));
-  timing.warmup = static_cast<int>(cli.get("warmup"));
-  timing.flush_l2 = true;
-  const double flops = gemm_flops(s.M, s.N, s.K);
-  const std::string gpu = probe_device(0).name;
-  std::printf("\nevery configuration at M=%d N=%d K=%d, median of %d runs (not checked here)\n",
-              s.M, s.N, s.K, timing.reps);
-  Table t({"#", "configuration", "ms", "TFLOP/s"});
-  for (int i = 0; i < static_cast<int>(names.size()); ++i) {
-    const double ms =
-        time_gpu([&] { run(i, s.M, s.N, s.K, A.data(), B.data(), C.data()); }, timing).median_ms;
-    t.add_row({std::to_string(i), names[i], fixed(ms, 3), fixed(tflops(flops, ms), 2)});
-    if (cli.on("json")) {
-      measurement_line(lesson.id, "sweep")
-          .add("kernel", names[i])
-          .add("M", s.M)
-          .add("ms", ms)
-          .add("tflops", tflops(flops, ms))
-          .add("gpu", gpu)
+void print_config_table(const LessonRun& run, const std::vector<VariantInfo>& table,
+                        bool local_bytes) {
+  std::printf("\nthe compiled configurations on %s\n", run.gpu().c_str());
+  std::vector<std::string> head = {"#", "configuration", "threads", "regs"};
+  if (local_bytes) head.push_back("local B");
+  for (const char* h : {"smem KB", "blocks/SM", "warps/SM", "FLOP/B"}) head.push_back(h);
+  Table t(head);
+  for (int i = 0; i < static_cast<int>(table.size()); ++i) {
+    const VariantInfo& v = table[i];
+    const KernelAttributes a = kernel_attributes(v.kernel);
+    const int blocks = occupancy_blocks_per_sm(v);
+    std::vector<std::string> row = {std::to_string(i), v.name, std::to_string(v.threads),
+                                    std::to_string(a.regs)};
+    if (local_bytes) row.push_back(std::to_string(a.local_bytes));
+    row.push_back(fixed(v.smem_bytes / 1024.0, 1));
+    row.push_back(std::to_string(blocks));
+    row.push_back(std::to_string(blocks * v.threads / 32));
+    row.push_back(fixed(v.intensity, 1));
+    t.add_row(row);
+    if (run.json) {
+      measurement_line(run.lesson.id, "config")
+          .add("kernel", v.name)
+          .add("regs", a.regs)
+          .add("local_bytes", static_cast<long>(a.local_bytes))
+          .add("smem", static_cast<long>(v.smem_bytes))
+          .add("blocks_per_sm", blocks)
+          .add("gpu", run.gpu())
           .print();
     }
   }
   t.print();
 }
 
-}  // namespace
-
-void sweep_configurations(const Cli& cli, const LessonId& lesson,
-                          const std::vector<std::string>& names, const ConfigRunner<float>& run) {
-  sweep_impl(cli, lesson, names, run);
-}
-
-void sweep_configurations(const Cli& cli, const LessonId& lesson,
-                          const std::vector<std::string>& names, const ConfigRunner<bf16>& run) {
-  sweep_impl(cli, lesson, names, run);
-}
-
-int sgemm_exit_code(const std::vector<SgemmResult>& results) {
-  for (const SgemmResult& r : results) {
-    if (r.checked && !r.passed) return static_cast<int>(kExitFailed);
+template <class P>
+void sweep_variants(const LessonRun& run, const std::vector<Variant<P>>& table) {
+  using T = typename P::Element;
+  const GemmShape& s = run.shape;
+  // A is M x K; B is K x N (FP32) or N x K (bf16): the same number of elements either way.
+  DeviceBuffer<T> A(random_matrix<T>(s.M, s.K, derive_seed("sweep A")));
+  DeviceBuffer<T> B(random_matrix<T>(s.K, s.N, derive_seed("sweep B")));
+  DeviceBuffer<T> C(static_cast<std::size_t>(s.M) * s.N);
+  const TimingOptions timing = run.timing();
+  const double flops = gemm_flops(s.M, s.N, s.K);
+  std::printf("\nevery configuration at M=%d N=%d K=%d, median of %d runs (not checked here)\n",
+              s.M, s.N, s.K, timing.reps);
+  Table t({"#", "configuration", "ms", "TFLOP/s"});
+  for (int i = 0; i < static_cast<int>(table.size()); ++i) {
+    const Variant<P>& v = table[i];
+    if (!v.swept) continue;
+    const double ms =
+        time_gpu([&] { v.run(s.M, s.N, s.K, 1.0f, A.data(), B.data(), 0.0f, C.data()); }, timing)
+            .median_ms;
+    t.add_row({std::to_string(i), v.name, fixed(ms, 3), fixed(tflops(flops, ms), 2)});
+    if (run.json) {
+      measurement_line(run.lesson.id, "sweep")
+          .add("kernel", v.name)
+          .add("M", s.M)
+          .add("ms", ms)
+          .add("tflops", tflops(flops, ms))
+          .add("gpu", run.gpu())
+          .print();
+    }
   }
-  return static_cast<int>(kExitOk);
+  t.print();
 }
 
-int run_sgemm_lesson(int argc, char** argv, const LessonId& lesson, const std::string& summary,
-                     const std::vector<NamedSgemm>& kernels) {
-  Cli cli("lesson" + lesson.id, summary);
-  add_sgemm_options(cli);
-  cli.parse(argc, argv);
-  return guarded_main(lesson, [&] {
-    require_device(lesson);
-    return sgemm_exit_code(measure_sgemm_kernels(cli, lesson, kernels));
-  });
-}
+template void sweep_variants<Fp32>(const LessonRun&, const std::vector<Variant<Fp32>>&);
+template void sweep_variants<Bf16>(const LessonRun&, const std::vector<Variant<Bf16>>&);
+
+}  // namespace detail
 
 }  // namespace course

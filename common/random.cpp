@@ -66,14 +66,16 @@ void fill_uniform(float* data, std::size_t n, std::uint64_t seed, float lo, floa
   }
 }
 
-std::vector<float> random_matrix(int rows, int cols, std::uint64_t seed) {
+template <>
+std::vector<float> random_matrix<float>(int rows, int cols, std::uint64_t seed) {
   std::vector<float> m(static_cast<std::size_t>(rows) * cols);
   fill_uniform(m.data(), m.size(), seed);
   return m;
 }
 
-std::vector<__nv_bfloat16> random_matrix_bf16(int rows, int cols, std::uint64_t seed) {
-  std::vector<float> f = random_matrix(rows, cols, seed);
+template <>
+std::vector<__nv_bfloat16> random_matrix<__nv_bfloat16>(int rows, int cols, std::uint64_t seed) {
+  std::vector<float> f = random_matrix<float>(rows, cols, seed);
   std::vector<__nv_bfloat16> m(f.size());
   for (std::size_t i = 0; i < f.size(); ++i) m[i] = __float2bfloat16(f[i]);
   return m;

@@ -30,10 +30,16 @@ std::uint64_t derive_seed(const std::string& label);
 void fill_uniform(float* data, std::size_t n, std::uint64_t seed, float lo = -1.0f,
                   float hi = 1.0f);
 
-/// `rows x cols` uniform values in [-1, 1), row-major, from `seed`.
-std::vector<float> random_matrix(int rows, int cols, std::uint64_t seed);
+/// `rows x cols` uniform values in [-1, 1), row-major, from `seed`, as `T`: float (the default)
+/// or `__nv_bfloat16` (the same values rounded to bf16: what a bf16 GEMM really multiplies).
+template <typename T = float>
+std::vector<T> random_matrix(int rows, int cols, std::uint64_t seed);
 
-/// The same as random_matrix, rounded to bf16 (the values a bf16 GEMM really multiplies).
-std::vector<__nv_bfloat16> random_matrix_bf16(int rows, int cols, std::uint64_t seed);
+/// random_matrix in FP32.
+template <>
+std::vector<float> random_matrix<float>(int rows, int cols, std::uint64_t seed);
+/// random_matrix in bf16: the FP32 values, rounded.
+template <>
+std::vector<__nv_bfloat16> random_matrix<__nv_bfloat16>(int rows, int cols, std::uint64_t seed);
 
 }  // namespace course

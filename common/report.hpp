@@ -61,8 +61,8 @@ class JsonLine {
 inline constexpr const char* kMeasurementSchema = "course.measurement/1";
 
 /// One GEMM kernel, checked and timed next to cuBLAS in the same process: the line every GEMM
-/// lesson program prints per kernel with `--json` (through measure_sgemm_kernels() and
-/// measure_bf16_kernels(), or print() directly), and what `make grade` reads its % of cuBLAS from.
+/// lesson program prints per kernel with `--json` (through measure_kernels(), or print() directly),
+/// and what `make grade` reads its % of cuBLAS from.
 struct GemmMeasurement {
   std::string lesson;              ///< the lesson's number, "03"
   std::string kernel;              ///< the kernel's name, as in the lesson's table

@@ -2,6 +2,7 @@
 
 #include "common/buffers.hpp"
 #include "common/check.hpp"
+#include "common/device.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -30,10 +31,8 @@ TimingStats time_gpu(const std::function<void()>& work, const TimingOptions& opt
   if (options.reps < 1) throw std::invalid_argument("time_gpu: reps must be at least 1");
   DeviceBuffer<char> scratch;
   if (options.flush_l2) {
-    int dev = 0, l2 = 0;
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-    scratch = DeviceBuffer<char>(static_cast<std::size_t>(std::max(l2, 1 << 20)) * 2);
+    const std::size_t l2 = current_device_info().l2_bytes;
+    scratch = DeviceBuffer<char>(std::max<std::size_t>(l2, std::size_t{1} << 20) * 2);
   }
   for (int i = 0; i < options.warmup; ++i) work();
   CUDA_CHECK(cudaDeviceSynchronize());

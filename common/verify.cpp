@@ -1368,7 +1368,7 @@ std::vector<float> make_guarded_output(const GemmShape& s, const std::vector<flo
   return out;
 }
 
-std::vector<bf16> make_guarded_output_bf16(const GemmShape& s, const std::vector<bf16>& C0) {
+std::vector<bf16> make_guarded_output(const GemmShape& s, const std::vector<bf16>& C0) {
   const std::size_t MN = static_cast<std::size_t>(s.M) * s.N, band = guard_band(s.M, s.N);
   std::vector<bf16> out(MN + 2 * band, bf16_of(kCanaryBf16));
   for (std::size_t e = 0; e < MN; ++e)
@@ -1415,9 +1415,9 @@ void add_probe_failure(VerifyReport& first, const GemmShape& probe, const std::s
   first.cause += "\n    on " + probe.str() + " the kernel could not be checked: " + why;
 }
 
-VerifyReport verify_sgemm(const GemmShape& s, const std::vector<float>& A,
-                          const std::vector<float>& B, const std::vector<float>& C0,
-                          const std::vector<float>& guarded_out, const VerifyOptions& options) {
+VerifyReport verify_gemm(const GemmShape& s, const std::vector<float>& A,
+                         const std::vector<float>& B, const std::vector<float>& C0,
+                         const std::vector<float>& guarded_out, const VerifyOptions& options) {
   check_sizes(s, A.size(), B.size(), C0.size(), guarded_out.size());
   const std::size_t MN = static_cast<std::size_t>(s.M) * s.N, band = guard_band(s.M, s.N);
   VerifyReport r;
@@ -1436,9 +1436,9 @@ VerifyReport verify_sgemm(const GemmShape& s, const std::vector<float>& A,
   return verify_core(p, r, options);
 }
 
-VerifyReport verify_bf16_gemm(const GemmShape& s, const std::vector<bf16>& A,
-                              const std::vector<bf16>& B, const std::vector<bf16>& C0,
-                              const std::vector<bf16>& guarded_out, const VerifyOptions& options) {
+VerifyReport verify_gemm(const GemmShape& s, const std::vector<bf16>& A, const std::vector<bf16>& B,
+                         const std::vector<bf16>& C0, const std::vector<bf16>& guarded_out,
+                         const VerifyOptions& options) {
   check_sizes(s, A.size(), B.size(), C0.size(), guarded_out.size());
   const std::size_t MN = static_cast<std::size_t>(s.M) * s.N, band = guard_band(s.M, s.N);
   VerifyReport r;

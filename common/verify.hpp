@@ -20,8 +20,8 @@
 /// place, alpha and beta mixed up, and more. The first that fits names the cause; specific patterns
 /// are tried before generic ones. On a shape too small to tell causes apart (the one element of a
 /// 1x1x1 problem fits several models) the report names every cause that fits
-/// (VerifyReport::candidates), and check_sgemm() / check_bf16_gemm() then run the kernel on a probe
-/// shape that tells them apart.
+/// (VerifyReport::candidates), and check_gemm() (common/gemm_check.hpp) then runs the kernel on a
+/// probe shape that tells them apart.
 #pragma once
 
 #include "common/gemm.hpp"
@@ -65,8 +65,8 @@ std::size_t guard_band(int M, int N);
 /// The output as the kernel must find it: [band canaries][C][band canaries], where C is the
 /// poison when beta == 0 and `C0` otherwise. The kernel gets a pointer to the middle.
 std::vector<float> make_guarded_output(const GemmShape& s, const std::vector<float>& C0);
-/// The same for bf16.
-std::vector<bf16> make_guarded_output_bf16(const GemmShape& s, const std::vector<bf16>& C0);
+/// The same for bf16 (kPoisonBf16, kCanaryBf16).
+std::vector<bf16> make_guarded_output(const GemmShape& s, const std::vector<bf16>& C0);
 
 /// A wrong element: where, what the kernel wrote, what Eigen says, and the bound it broke.
 struct Mismatch {
@@ -123,9 +123,9 @@ struct VerifyReport {
 
 /// Checks an FP32 result. A (M x K), B (K x N), C0 (M x N, the input C; ignored when beta == 0),
 /// all row-major, and the guarded output as make_guarded_output laid it out, after the kernel.
-VerifyReport verify_sgemm(const GemmShape& s, const std::vector<float>& A,
-                          const std::vector<float>& B, const std::vector<float>& C0,
-                          const std::vector<float>& guarded_out, const VerifyOptions& options = {});
+VerifyReport verify_gemm(const GemmShape& s, const std::vector<float>& A,
+                         const std::vector<float>& B, const std::vector<float>& C0,
+                         const std::vector<float>& guarded_out, const VerifyOptions& options = {});
 
 /// The names of the detectors the diagnosis tries, in the order it tries them: the first whose
 /// model fits the result names the likely cause (VerifyReport::cause_id). Specific patterns come
@@ -147,9 +147,8 @@ void add_probe_result(VerifyReport& first, const VerifyReport& probe);
 void add_probe_failure(VerifyReport& first, const GemmShape& probe, const std::string& why);
 
 /// Checks a bf16 result: A (M x K), B (N x K, K-major), C0 and the guarded output in bf16.
-VerifyReport verify_bf16_gemm(const GemmShape& s, const std::vector<bf16>& A,
-                              const std::vector<bf16>& B, const std::vector<bf16>& C0,
-                              const std::vector<bf16>& guarded_out,
-                              const VerifyOptions& options = {});
+VerifyReport verify_gemm(const GemmShape& s, const std::vector<bf16>& A, const std::vector<bf16>& B,
+                         const std::vector<bf16>& C0, const std::vector<bf16>& guarded_out,
+                         const VerifyOptions& options = {});
 
 }  // namespace course

@@ -87,8 +87,8 @@ int run(int argc, char** argv) {
   const bool gpu = why.empty();
   if (gpu) {
     CUDA_CHECK(cudaSetDevice(dev.index));
-    std::printf("device: %s (compute capability %d.%d)\n", dev.name.c_str(), dev.cc_major,
-                dev.cc_minor);
+    std::printf("device: %s (compute capability %d.%d)\n", dev.name.c_str(), dev.limits.cc_major,
+                dev.limits.cc_minor);
     course::run_seed();  // prints the seed of the random inputs
   } else {
     std::printf("%s: drawing the emulated launch instead\n", why.c_str());

@@ -10,7 +10,7 @@
 
 int main(int argc, char** argv) {
   //! [main]
-  return course::run_sgemm_lesson(
+  return course::run_gemm_lesson<course::Fp32>(
       argc, argv, course::this_lesson(),
       "the naive SGEMM: one thread per element of C, x walking down the rows",
       {{"naive_sgemm", lesson03::naive_sgemm, /*headline=*/true, /*intensity=*/0.25}});

@@ -18,6 +18,7 @@
 #pragma once
 
 #include "common/gemm.hpp"
+#include "common/precision.hpp"
 
 namespace lesson04 {
 
@@ -55,6 +56,6 @@ void transposed_b_sgemm(int M, int N, int K, float alpha, const float* A, const 
 /// copies B (K x N, on the device) to the host, transposes it there into Bt (N x K), uploads it,
 /// runs transposed_b_sgemm, and waits for it. The copies cost far more than the kernel, so never
 /// time this: time transposed_b_sgemm itself on a Bt prepared beforehand (as main.cu does).
-course::SgemmFn transposed_b_for_checking();
+course::GemmFn<course::Fp32> transposed_b_for_checking();
 
 }  // namespace lesson04

@@ -7,12 +7,10 @@
 // Options: --size N (M = N = K, default 4096) or --m/--n/--k, --reps, --warmup, --json,
 // --no-check; --help lists them.
 #include "coalesced_sgemm.hpp"
-#include "naive_sgemm.hpp"  // lesson 03's kernel, from its reference solution
+#include "lessons/03-naive/naive_sgemm.hpp"  // lesson 03's kernel, from its reference solution
 #include "warp_access.hpp"
 
 #include "common/buffers.hpp"
-#include "common/cli.hpp"
-#include "common/device.hpp"
 #include "common/gemm_check.hpp"
 #include "common/gemm_driver.hpp"
 #include "common/random.hpp"
@@ -72,26 +70,12 @@ constexpr double kIntensity = 0.25;
 
 // The contrast takes Bt, not B: checked through an adapter that transposes B first, and timed
 // on its own on a Bt prepared beforehand, so only the kernel is in the timed region.
-void check_and_time_contrast(const course::Cli& cli, const course::GemmShape& s,
-                             course::SgemmResult& contrast) {
-  if (!cli.on("no-check")) {
-    contrast.checked = contrast.passed = true;
-    for (course::GemmShape shape :
-         {course::GemmShape{257, 255, 300, 1.25f, -0.75f}, course::GemmShape{s.M, s.N, s.K}}) {
-      course::VerifyOptions o;
-      o.label = contrast.name;
-      const course::VerifyReport r =
-          course::check_sgemm(lesson04::transposed_b_for_checking(), shape, o);
-      if (!r.passed) {
-        std::printf("%s", r.describe().c_str());
-        contrast.passed = false;
-      }
-    }
+void check_and_time_contrast(const course::LessonRun& run, course::GemmResult& contrast) {
+  const course::GemmShape& s = run.shape;
+  if (!run.cli.on("no-check")) {
+    contrast.checked = true;
+    contrast.passed = course::check_kernel(lesson04::transposed_b_for_checking(), contrast.name, s);
   }
-  course::TimingOptions timing;
-  timing.reps = static_cast<int>(cli.get("reps"));
-  timing.warmup = static_cast<int>(cli.get("warmup"));
-  timing.flush_l2 = true;  // as the driver times the others: each run starts with a cold L2
   {
     //! [contrast]
     // The inputs the driver timed the other kernels on (same seeds), with B transposed on the
@@ -109,43 +93,30 @@ void check_and_time_contrast(const course::Cli& cli, const course::GemmShape& s,
         [&] {
           lesson04::transposed_b_sgemm(s.M, s.N, s.K, 1.0f, A.data(), Bt.data(), 0.0f, C.data());
         },
-        timing);
+        run.timing());  // as the driver times the others: each run starts with a cold L2
     //! [contrast]
   }
 }
 
-int run(const course::Cli& cli) {
-  const course::GemmShape s = course::sgemm_shape_from(cli);
-  if (!course::headline_only(cli)) course::try_yours([&] { print_warp_trace(s); });  // yours
-  course::require_device(course::this_lesson());  // without a usable GPU: the reason, exit 3 or 4
-
-  // The two kernels with the SGEMM signature: checked and timed against cuBLAS by the driver.
-  const std::vector<course::SgemmResult> measured = course::measure_sgemm_kernels(
-      cli, course::this_lesson(),
-      {{kKernels[0].name, lesson03::naive_sgemm, false, kIntensity},
-       {kKernels[1].name, lesson04::coalesced_sgemm, /*headline=*/true, kIntensity}});
-  if (course::headline_only(cli)) return course::sgemm_exit_code(measured);
-
-  course::SgemmResult contrast;
+// After the driver's table: the contrast, checked and timed, and the three side by side.
+void compare(course::LessonRun& run, const std::vector<course::GemmResult>& measured) {
+  const course::GemmShape& s = run.shape;
+  course::GemmResult contrast;
   contrast.name = kKernels[2].name;
+  contrast.intensity = kIntensity;
   // The comparison needs all three kernels: with one of yours still a stub, the driver's table
-  // above is all there is (and guarded_main says what is left to write).
+  // above is all there is (and the end of the output says what is left to write).
   const bool all_written =
       std::all_of(measured.begin(), measured.end(),
-                  [](const course::SgemmResult& r) { return r.not_written.empty(); });
-  if (!all_written || !course::try_yours([&] { check_and_time_contrast(cli, s, contrast); })) {
-    return course::sgemm_exit_code(measured);
-  }
+                  [](const course::GemmResult& r) { return r.not_written.empty(); });
+  if (!all_written || !course::try_yours([&] { check_and_time_contrast(run, contrast); })) return;
   // cuBLAS was timed with the coalesced kernel, on the same problem.
-  contrast.bench.cublas = measured.back().bench.cublas;
-  contrast.bench.cublas_tflops = measured.back().bench.cublas_tflops;
-  contrast.bench.kernel_tflops =
-      course::tflops(course::gemm_flops(s.M, s.N, s.K), contrast.bench.kernel.median_ms);
-  contrast.bench.pct_of_cublas =
-      100.0 * contrast.bench.cublas.median_ms / contrast.bench.kernel.median_ms;
+  contrast.bench =
+      course::bench_against(contrast.bench.kernel, measured.back().bench, s.M, s.N, s.K);
+  if (contrast.checked && !contrast.passed) run.failed = true;
 
   //! [compare]
-  std::vector<course::SgemmResult> all = measured;
+  std::vector<course::GemmResult> all = measured;
   all.push_back(contrast);
   const double naive_ms = all.front().bench.kernel.median_ms;
   std::printf("\nthe three mappings, M=%d N=%d K=%d (cuBLAS SGEMM: %.3f ms, %.2f TFLOP/s)\n", s.M,
@@ -153,7 +124,7 @@ int run(const course::Cli& cli) {
   course::Table t({"kernel", "threadIdx.x walks", "ms", "TFLOP/s", "% of cuBLAS",
                    "speed-up over lesson 03", "check"});
   for (std::size_t i = 0; i < all.size(); ++i) {
-    const course::SgemmResult& r = all[i];
+    const course::GemmResult& r = all[i];
     t.add_row({r.name, kKernels[i].x_walks, course::fixed(r.bench.kernel.median_ms, 3),
                course::fixed(r.bench.kernel_tflops, 2),
                course::fixed(r.bench.pct_of_cublas, 1) + "%",
@@ -163,36 +134,25 @@ int run(const course::Cli& cli) {
   t.print();
   //! [compare]
 
-  if (cli.on("json")) {  // the contrast's measurement line, as the driver prints the others'
-    const course::GemmBench& b = contrast.bench;
-    course::GemmMeasurement m;
-    m.lesson = course::this_lesson().id;
-    m.kernel = contrast.name;
-    m.M = s.M;
-    m.N = s.N;
-    m.K = s.K;
-    m.ms = b.kernel.median_ms;
-    m.spread = b.kernel.spread();
-    m.tflops = b.kernel_tflops;
-    m.cublas_ms = b.cublas.median_ms;
-    m.cublas_tflops = b.cublas_tflops;
-    m.pct_of_cublas = b.pct_of_cublas;
-    m.checked = contrast.checked;
-    m.passed = contrast.passed;
-    m.gpu = course::probe_device(0).name;
-    m.intensity = kIntensity;
-    m.print();
-  }
-  return course::sgemm_exit_code(all);
+  // The contrast's measurement line, as the driver prints the others'.
+  if (run.json) course::measurement_of(contrast, run.lesson, s, run.gpu(), "fp32").print();
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  course::Cli cli("lesson04",
-                  "coalescing: lesson 03's SGEMM with the thread mapping swapped, and a "
-                  "transposed-B contrast");
-  course::add_sgemm_options(cli);
-  cli.parse(argc, argv);
-  return course::guarded_main(course::this_lesson(), [&] { return run(cli); });
+  course::GemmLesson<course::Fp32> lesson(course::this_lesson(),
+                                          "coalescing: lesson 03's SGEMM with the thread mapping "
+                                          "swapped, and a transposed-B contrast");
+  lesson.cpu_part = [](course::LessonRun& run) {  // yours: warp_access
+    course::try_yours([&] { print_warp_trace(run.shape); });
+  };
+  // The two kernels with the SGEMM signature: checked and timed against cuBLAS by the driver.
+  lesson.kernels = [](course::LessonRun&) {
+    return std::vector<course::NamedGemm<course::Fp32>>{
+        {kKernels[0].name, lesson03::naive_sgemm, false, kIntensity},
+        {kKernels[1].name, lesson04::coalesced_sgemm, /*headline=*/true, kIntensity}};
+  };
+  lesson.after = compare;
+  return lesson.run(argc, argv);
 }

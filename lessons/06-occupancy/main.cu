@@ -9,19 +9,16 @@
 //   make lesson-6 ARGS="--size 2048"    options: --size, --m/--n/--k, --reps, --warmup, --json
 #include "occupancy.hpp"
 #include "occupancy_sgemm.hpp"
-#include "tiled_sgemm.hpp"  // lesson 05's tiled kernel, from its reference solution
 
 #include "common/buffers.hpp"
-#include "common/check.hpp"
-#include "common/device.hpp"
 #include "common/gemm_driver.hpp"
 #include "common/random.hpp"
 #include "common/report.hpp"
 #include "common/timing.hpp"
 
 #include <cstdio>
-#include <optional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,9 +43,9 @@ void print_occupancy_table(const SmLimits& sm, bool json) {
   course::Table t({"kernel", "threads", "regs", "smem B", "carve-out", "by thr", "by regs",
                    "by smem", "by blk", "blocks/SM", "runtime", "warps", "occupancy", "limit"});
   for (const lesson06::LessonKernel& k : lesson06::lesson_kernels()) {
-    const KernelUsage u = lesson06::kernel_usage(k.kernel, k.threads_per_block, 0);
+    const KernelUsage u = lesson06::kernel_usage(k.kernel, k.threads, 0);
     const Occupancy o = lesson06::occupancy(sm, u);
-    const int api = lesson06::api_blocks_per_sm(k.kernel, k.threads_per_block, 0);
+    const int api = lesson06::api_blocks_per_sm(k.kernel, k.threads, 0);
     t.add_row({k.name, std::to_string(u.threads_per_block), std::to_string(u.regs_per_thread),
                std::to_string(u.static_smem_bytes),
                u.carveout_percent < 0 ? "-" : std::to_string(u.carveout_percent) + "%",
@@ -91,7 +88,7 @@ void print_plan(const lesson06::TunedPlan& plan, const course::GemmShape& s) {
   for (const lesson06::LessonKernel& k : lesson06::lesson_kernels()) {
     if (k.name.rfind("tiled", 0) != 0) continue;
     const int tile = k.name.find("<16>") != std::string::npos ? 16 : 32;
-    add(k.name, tile, tile, lesson06::kernel_usage(k.kernel, k.threads_per_block, 0), false);
+    add(k.name, tile, tile, lesson06::kernel_usage(k.kernel, k.threads, 0), false);
   }
   for (int i = 0; i < static_cast<int>(plan.candidates.size()); ++i) {
     const lesson06::LaunchCandidate& c = plan.candidates[i];
@@ -103,7 +100,7 @@ void print_plan(const lesson06::TunedPlan& plan, const course::GemmShape& s) {
 //! [wave_demo]
 // Wave quantization: every block of the spin kernel takes the same time, so a launch takes
 // (waves) x (one block's time). One wave exactly, then one block more.
-void wave_demo(const SmLimits& sm, int sm_count, int reps, int warmup, bool json) {
+void wave_demo(const SmLimits& sm, int sm_count, const course::TimingOptions& timing, bool json) {
   const int threads = 1024;
   const Occupancy o =
       lesson06::occupancy(sm, lesson06::kernel_usage(lesson06::spin_kernel(), threads, 0));
@@ -111,8 +108,8 @@ void wave_demo(const SmLimits& sm, int sm_count, int reps, int warmup, bool json
   const double spin_us = 40;
   const std::vector<long long> grids = {wave / 2,        wave,     wave + 1,
                                         wave + wave / 2, 2 * wave, 2 * wave + 1};
-  const auto steps =
-      lesson06::measure_wave_quantization(grids, threads, o.blocks_per_sm, spin_us, reps, warmup);
+  const auto steps = lesson06::measure_wave_quantization(grids, threads, o.blocks_per_sm, spin_us,
+                                                         timing.reps, timing.warmup);
   std::printf(
       "\nwave quantization: blocks of %d threads that each spin for %.0f us; the calculator says "
       "%d per SM (%s), %lld per wave on %d SMs\n",
@@ -138,16 +135,12 @@ void wave_demo(const SmLimits& sm, int sm_count, int reps, int warmup, bool json
 //! [occupancy_sweep]
 // Each configuration at every occupancy it can have: unused dynamic shared memory (the calculator
 // finds how much) lowers the blocks per SM without changing a single instruction.
-void occupancy_sweep(const lesson06::TunedPlan& plan, const course::GemmShape& s, int reps,
-                     int warmup, bool json) {
+void occupancy_sweep(const lesson06::TunedPlan& plan, const course::GemmShape& s,
+                     const course::TimingOptions& timing, bool json) {
   const SmLimits& sm = plan.sm;
   course::DeviceBuffer<float> A(course::random_matrix(s.M, s.K, course::derive_seed("sweep A")));
   course::DeviceBuffer<float> B(course::random_matrix(s.K, s.N, course::derive_seed("sweep B")));
   course::DeviceBuffer<float> C(static_cast<std::size_t>(s.M) * s.N);
-  course::TimingOptions timing;
-  timing.reps = reps;
-  timing.warmup = warmup;
-  timing.flush_l2 = true;
   std::printf(
       "\neach configuration at every occupancy, M=%d N=%d K=%d (padding: unused dynamic "
       "shared memory)\n",
@@ -197,74 +190,62 @@ void occupancy_sweep(const lesson06::TunedPlan& plan, const course::GemmShape& s
 }
 //! [occupancy_sweep]
 
+// What the calculator says about the lesson's kernels on this GPU: the limits, the table, the
+// waves, the wave demo and every occupancy of the tuned family. The calculator is yours: while it
+// is a stub, this is skipped (and named at the end) and only the kernels that do not need it are
+// measured.
+void calculator_part(course::LessonRun& run) {
+  course::try_yours([&] {
+    const course::GemmShape& s = run.shape;
+    //! [limits]
+    const SmLimits sm = lesson06::query_sm_limits(run.device.index);
+    const int sm_count = run.limits().sm_count;
+    std::printf(
+        "%s: %d SMs; per SM %d threads (%d warps), %d blocks, %d registers, %zu KiB of shared "
+        "memory (%zu per block with opt-in, %zu B reserved per block)\n\n",
+        sm.name.c_str(), sm_count, sm.max_threads_per_sm, sm.max_warps_per_sm, sm.max_blocks_per_sm,
+        sm.regs_per_sm, sm.smem_per_sm_bytes / 1024, sm.smem_per_block_optin_bytes / 1024,
+        sm.smem_reserved_per_block_bytes);
+    //! [limits]
+
+    // Planning sets the tuned kernels' carve-outs, so the table shows them as they launch.
+    const lesson06::TunedPlan plan = lesson06::plan_tuned_sgemm(s.M, s.N);
+    std::printf("what fits on one SM: the calculator (by each limit) and the CUDA runtime\n");
+    print_occupancy_table(sm, run.json);
+
+    std::printf("\nwaves at M=%d N=%d on %d SMs, and the planner's choice\n", s.M, s.N, sm_count);
+    print_plan(plan, s);
+
+    wave_demo(sm, sm_count, run.timing(), run.json);
+    occupancy_sweep(plan, s, run.timing(), run.json);
+  });
+}
+
+//! [kernels]
+// Lesson 05's kernels and every tuned configuration (while your calculator is a stub, only lesson
+// 05's), then the headline. Each with its FLOP per byte loaded from global memory: TILE / 4 for a
+// TILE x TILE tile, 2 BM BN / (4 (BM + BN)) for a BM x BN one.
+std::vector<course::NamedGemm<course::Fp32>> kernels(course::LessonRun& run) {
+  std::optional<lesson06::TunedPlan> plan;
+  course::try_yours([&] { plan = lesson06::plan_tuned_sgemm(run.shape.M, run.shape.N); });
+  std::vector<course::NamedGemm<course::Fp32>> out;
+  for (const lesson06::LessonKernel& k : lesson06::lesson_kernels()) {
+    if (plan || k.name.rfind("tiled", 0) == 0) out.push_back({k.name, k.run, false, k.intensity});
+  }
+  out.push_back({"tuned_tiled_sgemm", &lesson06::tuned_tiled_sgemm, /*headline=*/true,
+                 plan ? lesson06::tuned_configs()[plan->chosen].intensity : 0.0});
+  return out;
+}
+//! [kernels]
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  course::Cli cli("lesson06",
-                  "occupancy: the calculator against the CUDA runtime, waves, and a tiled SGEMM "
-                  "launched the way the calculator says");
-  course::add_sgemm_options(cli);
-  cli.parse(argc, argv);
-  return course::guarded_main(course::this_lesson(), [&] {
-    const int device = course::require_device(course::this_lesson());
-    const course::GemmShape s = course::sgemm_shape_from(cli);
-    const int reps = static_cast<int>(cli.get("reps"));
-    const int warmup = static_cast<int>(cli.get("warmup"));
-    const bool json = cli.on("json");
-
-    // The calculator is yours: while it is a stub, its tables are skipped (and named at the end)
-    // and only the kernels that do not need it are measured.
-    std::optional<lesson06::TunedPlan> plan;
-    course::try_yours([&] {
-      if (course::headline_only(cli)) {  // `make grade`'s timing: the headline kernel alone
-        plan = lesson06::plan_tuned_sgemm(s.M, s.N);
-        return;
-      }
-      //! [limits]
-      const SmLimits sm = lesson06::query_sm_limits(device);
-      int sm_count = 0;
-      CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-      std::printf(
-          "%s: %d SMs; per SM %d threads (%d warps), %d blocks, %d registers, %zu KiB of shared "
-          "memory (%zu per block with opt-in, %zu B reserved per block)\n\n",
-          sm.name.c_str(), sm_count, sm.max_threads_per_sm, sm.max_warps_per_sm,
-          sm.max_blocks_per_sm, sm.regs_per_sm, sm.smem_per_sm_bytes / 1024,
-          sm.smem_per_block_optin_bytes / 1024, sm.smem_reserved_per_block_bytes);
-      //! [limits]
-
-      // Planning sets the tuned kernels' carve-outs, so the table shows them as they launch.
-      plan = lesson06::plan_tuned_sgemm(s.M, s.N);
-      std::printf("what fits on one SM: the calculator (by each limit) and the CUDA runtime\n");
-      print_occupancy_table(sm, json);
-
-      std::printf("\nwaves at M=%d N=%d on %d SMs, and the planner's choice\n", s.M, s.N, sm_count);
-      print_plan(*plan, s);
-
-      wave_demo(sm, sm_count, reps, warmup, json);
-      occupancy_sweep(*plan, s, reps, warmup, json);
-    });
-
-    //! [kernels]
-    // The last field: FLOP per byte loaded from global memory, 2 BM BN / (4 (BM + BN)) for a
-    // BM x BN block tile (TILE / 4 for a square one).
-    const auto intensity = [](const lesson06::TunedConfig& c) {
-      return 2.0 * c.tile_m * c.tile_n / (4.0 * (c.tile_m + c.tile_n));
-    };
-    std::vector<course::NamedSgemm> kernels = {
-        {"tiled_sgemm<16> (lesson 05)", &lesson05::tiled_sgemm<16>, false, 16 / 4.0},
-        {"tiled_sgemm<32> (lesson 05)", &lesson05::tiled_sgemm<32>, false, 32 / 4.0},
-    };
-    for (int i = 0; plan && i < static_cast<int>(lesson06::tuned_configs().size()); ++i) {
-      kernels.push_back(
-          {lesson06::tuned_configs()[i].name,
-           [i](int M, int N, int K, float alpha, const float* A, const float* B, float beta,
-               float* C) { lesson06::tuned_config_sgemm(i, 0, M, N, K, alpha, A, B, beta, C); },
-           false, intensity(lesson06::tuned_configs()[i])});
-    }
-    kernels.push_back({"tuned_tiled_sgemm", &lesson06::tuned_tiled_sgemm, /*headline=*/true,
-                       plan ? intensity(lesson06::tuned_configs()[plan->chosen]) : 0.0});
-    //! [kernels]
-    return course::sgemm_exit_code(
-        course::measure_sgemm_kernels(cli, course::this_lesson(), kernels));
-  });
+  course::GemmLesson<course::Fp32> lesson(course::this_lesson(),
+                                          "occupancy: the calculator against the CUDA runtime, "
+                                          "waves, and a tiled SGEMM launched the way the "
+                                          "calculator says");
+  lesson.gpu_part = calculator_part;
+  lesson.kernels = kernels;
+  return lesson.run(argc, argv);
 }

@@ -19,36 +19,33 @@
 
 #include "occupancy.hpp"
 
+#include "common/variants.hpp"
+
 #include <cstddef>
 #include <string>
 #include <vector>
 
 namespace lesson06 {
 
-/// One compiled configuration of the tuned kernel: a block computes a tile_m x tile_n tile of C
-/// with tile_m * tile_n / rows_per_thread threads, each thread `rows_per_thread` elements of one
-/// column (a small coarsening: both rows use the same element of B), walking K in steps of
-/// tile_k. `min_blocks` is the kernel's `__launch_bounds__` promise: the compiler keeps the
-/// registers low enough for that many blocks per SM.
-struct TunedConfig {
-  std::string name;  ///< e.g. "tuned 64x32"
+/// One compiled configuration of the tuned kernel, an entry of the lesson's table of variants
+/// (common/variants.hpp: its name, kernel, threads per block, `__launch_bounds__` promise and
+/// launcher): a block computes a tile_m x tile_n tile of C with tile_m * tile_n / rows_per_thread
+/// threads, each thread `rows_per_thread` elements of one column (a small coarsening: both rows use
+/// the same element of B), walking K in steps of tile_k. `min_blocks` is the kernel's
+/// `__launch_bounds__` promise: the compiler keeps the registers low enough for that many blocks
+/// per SM.
+struct TunedConfig : course::Variant<course::Fp32> {
   int tile_m = 0, tile_n = 0, tile_k = 0;
   int rows_per_thread = 0;
-  int threads = 0;               ///< threads per block
-  int min_blocks = 0;            ///< the second argument of __launch_bounds__
-  const void* kernel = nullptr;  ///< the `__global__` function, for the occupancy APIs
 };
 
-/// The configurations tuned_tiled_sgemm chooses from, in the order choose_launch sees them.
-std::vector<TunedConfig> tuned_configs();
+/// The configurations tuned_tiled_sgemm chooses from, in the order choose_launch sees them. Each
+/// one's launcher (`run`) launches it without planning or padding.
+const std::vector<TunedConfig>& tuned_configs();
 
-/// A kernel of this lesson, as the CUDA runtime's C API takes it: `kernel` is the `__global__`
-/// function, launched with `threads_per_block` threads.
-struct LessonKernel {
-  std::string name;
-  const void* kernel = nullptr;
-  int threads_per_block = 0;
-};
+/// A kernel of this lesson, as a variant (common/variants.hpp): `kernel` is the `__global__`
+/// function, launched with `threads` threads per block by `run`.
+using LessonKernel = course::Variant<course::Fp32>;
 
 /// Lesson 05's tiled_sgemm<16> and tiled_sgemm<32> (lesson05::tiled_sgemm_kernel) and each tuned
 /// configuration (in tuned_configs() order), with the block sizes their launchers use.

@@ -7,17 +7,14 @@
 //   make lesson-7                       your exercise
 //   make lesson-7 SOLUTION=1            the reference solution
 //   make lesson-7 ARGS="--size 2048"    options: --size, --m/--n/--k, --reps, --warmup, --json
-#include "occupancy.hpp"        // lesson 06's occupancy calculator
-#include "occupancy_sgemm.hpp"  // lesson 06's tuned tiled kernel, the previous rung
 #include "register_tiling.hpp"
 
-#include "common/check.hpp"
-#include "common/cli.hpp"
-#include "common/device.hpp"
+#include "lessons/06-occupancy/occupancy.hpp"        // lesson 06's occupancy calculator
+#include "lessons/06-occupancy/occupancy_sgemm.hpp"  // lesson 06's tuned kernel, the previous rung
+
 #include "common/gemm_driver.hpp"
 #include "common/report.hpp"
-
-#include <cuda_runtime.h>
+#include "common/variants.hpp"
 
 #include <cstdio>
 #include <string>
@@ -43,13 +40,13 @@ void print_register_report(int device, const std::vector<Rung>& rungs, bool json
   course::Table t({"kernel", "block tile", "thread tile", "threads", "regs", "local B", "smem B",
                    "blocks/SM", "warps/SM", "limit", "FLOP/B"});
   for (const Rung& r : rungs) {
-    cudaFuncAttributes attr{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attr, r.kernel));  // localSizeBytes > 0: spilled
+    const course::KernelAttributes attr =
+        course::kernel_attributes(r.kernel);  // local > 0: spilled
     const lesson06::KernelUsage u = lesson06::kernel_usage(r.kernel, r.threads, 0);
     const lesson06::Occupancy o = lesson06::occupancy(sm, u);
     t.add_row({r.name, std::to_string(r.bm) + "x" + std::to_string(r.bn),
                std::to_string(r.tm) + "x" + std::to_string(r.tn), std::to_string(r.threads),
-               std::to_string(u.regs_per_thread), std::to_string(attr.localSizeBytes),
+               std::to_string(u.regs_per_thread), std::to_string(attr.local_bytes),
                std::to_string(u.static_smem_bytes), std::to_string(o.blocks_per_sm),
                std::to_string(o.active_warps), lesson06::limit_name(o.limit),
                course::fixed(r.intensity(), 1)});
@@ -58,7 +55,7 @@ void print_register_report(int device, const std::vector<Rung>& rungs, bool json
           .add("kernel", r.name)
           .add("threads", r.threads)
           .add("regs", u.regs_per_thread)
-          .add("local_bytes", static_cast<long>(attr.localSizeBytes))
+          .add("local_bytes", static_cast<long>(attr.local_bytes))
           .add("blocks_per_sm", o.blocks_per_sm)
           .add("warps_per_sm", o.active_warps)
           .add("limit", lesson06::limit_name(o.limit))
@@ -72,39 +69,41 @@ void print_register_report(int device, const std::vector<Rung>& rungs, bool json
 }
 //! [register_report]
 
+// The ladder at this problem size: lesson 06's planner picks its configuration for the shape, and
+// that one is shown.
+std::vector<Rung> rungs_for(const course::GemmShape& s) {
+  const lesson06::TunedPlan plan = lesson06::plan_tuned_sgemm(s.M, s.N);
+  const lesson06::TunedConfig& tuned = lesson06::tuned_configs()[plan.chosen];
+  //! [rungs]
+  return {
+      {"tuned_tiled_sgemm (lesson 06)", tuned.kernel, tuned.tile_m, tuned.tile_n,
+       tuned.rows_per_thread, 1, tuned.threads},
+      {"thread_tile_1d_sgemm<64,64,8,8>", lesson07::thread_tile_1d_sgemm_kernel<64, 64, 8, 8>(), 64,
+       64, 8, 1, (64 / 8) * 64},
+      {"thread_tile_2d_sgemm<128,128,8,8,8>",
+       lesson07::thread_tile_2d_sgemm_kernel<128, 128, 8, 8, 8>(), 128, 128, 8, 8,
+       (128 / 8) * (128 / 8)},
+      {"vectorized_2d_sgemm<128,128,8,8,8>",
+       lesson07::vectorized_2d_sgemm_kernel<128, 128, 8, 8, 8>(), 128, 128, 8, 8,
+       (128 / 8) * (128 / 8)},
+  };
+  //! [rungs]
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  course::Cli cli("lesson07",
-                  "register tiling: 1D and 2D thread tiles and 128-bit loads, their registers "
-                  "and occupancy, against cuBLAS (and lesson 06's tuned tiled kernel)");
-  course::add_sgemm_options(cli);
-  cli.parse(argc, argv);
-  return course::guarded_main(course::this_lesson(), [&] {
-    const int device = course::require_device(course::this_lesson());
-    const course::GemmShape s = course::sgemm_shape_from(cli);
-
-    // Lesson 06's planner picks its configuration for this shape; show that one.
-    const lesson06::TunedPlan plan = lesson06::plan_tuned_sgemm(s.M, s.N);
-    const lesson06::TunedConfig tuned = lesson06::tuned_configs()[plan.chosen];
-    //! [rungs]
-    const std::vector<Rung> rungs = {
-        {"tuned_tiled_sgemm (lesson 06)", tuned.kernel, tuned.tile_m, tuned.tile_n,
-         tuned.rows_per_thread, 1, tuned.threads},
-        {"thread_tile_1d_sgemm<64,64,8,8>", lesson07::thread_tile_1d_sgemm_kernel<64, 64, 8, 8>(),
-         64, 64, 8, 1, (64 / 8) * 64},
-        {"thread_tile_2d_sgemm<128,128,8,8,8>",
-         lesson07::thread_tile_2d_sgemm_kernel<128, 128, 8, 8, 8>(), 128, 128, 8, 8,
-         (128 / 8) * (128 / 8)},
-        {"vectorized_2d_sgemm<128,128,8,8,8>",
-         lesson07::vectorized_2d_sgemm_kernel<128, 128, 8, 8, 8>(), 128, 128, 8, 8,
-         (128 / 8) * (128 / 8)},
-    };
-    //! [rungs]
-    if (!course::headline_only(cli)) print_register_report(device, rungs, cli.on("json"));
-
+  course::GemmLesson<course::Fp32> lesson(
+      course::this_lesson(),
+      "register tiling: 1D and 2D thread tiles and 128-bit loads, their registers and occupancy, "
+      "against cuBLAS (and lesson 06's tuned tiled kernel)");
+  lesson.gpu_part = [](course::LessonRun& run) {
+    print_register_report(run.device.index, rungs_for(run.shape), run.json);
+  };
+  lesson.kernels = [](course::LessonRun& run) {
+    const std::vector<Rung> rungs = rungs_for(run.shape);
     //! [kernels]
-    const std::vector<course::NamedSgemm> kernels = {
+    return std::vector<course::NamedGemm<course::Fp32>>{
         {rungs[0].name, &lesson06::tuned_tiled_sgemm, false, rungs[0].intensity()},
         {rungs[1].name, &lesson07::thread_tile_1d_sgemm<64, 64, 8, 8>, false, rungs[1].intensity()},
         {rungs[2].name, &lesson07::thread_tile_2d_sgemm<128, 128, 8, 8, 8>, false,
@@ -113,7 +112,6 @@ int main(int argc, char** argv) {
          rungs[3].intensity()},
     };
     //! [kernels]
-    return course::sgemm_exit_code(
-        course::measure_sgemm_kernels(cli, course::this_lesson(), kernels));
-  });
+  };
+  return lesson.run(argc, argv);
 }

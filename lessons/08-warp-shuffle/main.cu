@@ -7,14 +7,13 @@
 //   make lesson-8                       your exercise
 //   make lesson-8 SOLUTION=1            the reference solution
 //   make lesson-8 ARGS="--size 2048"    options: --size, --m/--n/--k, --reps, --warmup, --json
-#include "occupancy.hpp"        // lesson 06's calculator, from its reference solution
-#include "occupancy_sgemm.hpp"  // lesson 06's tuned_tiled_sgemm
 #include "warp_shuffle.hpp"
 #include "warptiled_sgemm.hpp"
 
+#include "lessons/06-occupancy/occupancy.hpp"        // lesson 06's calculator (its solution)
+#include "lessons/06-occupancy/occupancy_sgemm.hpp"  // lesson 06's tuned_tiled_sgemm
+
 #include "common/buffers.hpp"
-#include "common/check.hpp"
-#include "common/device.hpp"
 #include "common/gemm_check.hpp"
 #include "common/gemm_driver.hpp"
 #include "common/report.hpp"
@@ -103,7 +102,7 @@ bool quad_demo() {
   course::VerifyOptions o;
   o.label = "quad_sgemm";
   const course::VerifyReport r =
-      course::check_sgemm(&lesson08::quad_sgemm, {257, 255, 300, 1.25f, -0.75f}, o);
+      course::check_gemm(&lesson08::quad_sgemm, course::Fp32::kRaggedShape, o);
   std::printf("quad_sgemm at M=257 N=255 K=300: %s\n", r.passed ? "passed" : "FAILED");
   if (!r.passed) std::printf("%s", r.describe().c_str());
   return r.passed;
@@ -113,11 +112,11 @@ bool quad_demo() {
 //! [config_table]
 // The configurations: what each asks of an SM (the compiler's registers, the static shared
 // memory), what lesson 06's calculator makes of it, and the grid at the timed size.
-void print_configs(int device, const course::GemmShape& s, bool json) {
-  const lesson06::SmLimits sm = lesson06::query_sm_limits(device);
-  int sm_count = 0;
-  CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-  const int chosen = lesson08::choose_warptiled_config(s.M, s.N, sm_count);
+void print_configs(const course::LessonRun& run) {
+  const course::GemmShape& s = run.shape;
+  const lesson06::SmLimits sm = lesson06::query_sm_limits(run.device.index);
+  const int sm_count = run.limits().sm_count;
+  const int chosen = lesson08::choose_warptiled_config(s.M, s.N, run.limits());
   std::printf("\nthe warp-tiled configurations on %s (%d SMs), at M=%d N=%d\n", sm.name.c_str(),
               sm_count, s.M, s.N);
   course::Table t({"configuration", "threads", "results", "regs", "smem KiB", "blocks/SM",
@@ -125,20 +124,20 @@ void print_configs(int device, const course::GemmShape& s, bool json) {
   const auto& configs = lesson08::warptiled_configs();
   for (int i = 0; i < static_cast<int>(configs.size()); ++i) {
     const lesson08::WarpTiledConfig& c = configs[i];
-    const lesson06::KernelUsage u = lesson06::kernel_usage(c.kernel, c.shape.threads(), 0);
+    const lesson06::KernelUsage u = lesson06::kernel_usage(c.kernel, c.threads, 0);
     const lesson06::Occupancy o = lesson06::occupancy(sm, u);
     const long long grid =
         lesson06::ceil_div(s.M, c.shape.bm) * lesson06::ceil_div(s.N, c.shape.bn);
     const lesson06::Waves w = lesson06::waves(sm_count, o.blocks_per_sm, grid);
-    t.add_row({c.name, std::to_string(c.shape.threads()), std::to_string(c.shape.results()),
+    t.add_row({c.name, std::to_string(c.threads), std::to_string(c.shape.results()),
                std::to_string(u.regs_per_thread), fixed(u.static_smem_bytes / 1024.0, 0),
                std::to_string(o.blocks_per_sm), std::to_string(o.active_warps),
-               lesson06::limit_name(o.limit), fixed(c.shape.intensity(), 1), std::to_string(grid),
+               lesson06::limit_name(o.limit), fixed(c.intensity, 1), std::to_string(grid),
                fixed(w.exact, 2), i == chosen ? "<==" : ""});
-    if (json) {
-      course::measurement_line(course::this_lesson().id, "config")
+    if (run.json) {
+      course::measurement_line(run.lesson.id, "config")
           .add("kernel", c.name)
-          .add("threads", c.shape.threads())
+          .add("threads", c.threads)
           .add("regs", u.regs_per_thread)
           .add("static_smem", static_cast<long>(u.static_smem_bytes))
           .add("blocks_per_sm", o.blocks_per_sm)
@@ -154,45 +153,35 @@ void print_configs(int device, const course::GemmShape& s, bool json) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  course::Cli cli("lesson08",
-                  "warp shuffles (broadcast, butterfly, 2x2 outer product), then the warp-tiled "
-                  "SGEMM against cuBLAS");
-  course::add_sgemm_options(cli);
-  cli.parse(argc, argv);
-  return course::guarded_main(course::this_lesson(), [&] {
-    const int device = course::require_device(course::this_lesson());
-    const course::GemmShape s = course::sgemm_shape_from(cli);
-
-    bool shuffles_ok = true;
-    if (!course::headline_only(cli)) {  // `make grade`'s timing runs the headline kernel alone
-      std::printf("== the shuffles, one warp at a time\n\n");
-      // Each demo runs your code; one still a stub is skipped (and named at the end).
-      course::try_yours([&] { shuffles_ok = broadcast_demo() && shuffles_ok; });
-      course::try_yours([&] { shuffles_ok = butterfly_demo() && shuffles_ok; });
-      course::try_yours([&] { shuffles_ok = quad_demo() && shuffles_ok; });
-
-      print_configs(device, s, cli.on("json"));
-    }
-
+  course::GemmLesson<course::Fp32> lesson(course::this_lesson(),
+                                          "warp shuffles (broadcast, butterfly, 2x2 outer "
+                                          "product), then the warp-tiled SGEMM against cuBLAS");
+  lesson.gpu_part = [](course::LessonRun& run) {
+    std::printf("== the shuffles, one warp at a time\n\n");
+    // Each demo runs your code; one still a stub is skipped (and named at the end).
+    bool ok = true;
+    course::try_yours([&] { ok = broadcast_demo() && ok; });
+    course::try_yours([&] { ok = butterfly_demo() && ok; });
+    course::try_yours([&] { ok = quad_demo() && ok; });
+    if (!ok) run.failed = true;
+    print_configs(run);
+  };
+  lesson.kernels = [](course::LessonRun& run) {
     //! [kernels]
     // Every configuration, then the headline: tuned_warptiled_sgemm picks configuration [0] when
     // its grid has a block for (nearly) every SM, the smaller [1] otherwise.
-    std::vector<course::NamedSgemm> kernels = {
+    std::vector<course::NamedGemm<course::Fp32>> kernels = {
         {"tuned_tiled_sgemm (lesson 06)", &lesson06::tuned_tiled_sgemm, false},
     };
-    for (const lesson08::WarpTiledConfig& c : lesson08::warptiled_configs()) {
-      kernels.push_back({c.name, c.sgemm, false, c.shape.intensity()});
+    for (const auto& k : course::variant_kernels(lesson08::warptiled_configs())) {
+      kernels.push_back(k);
     }
-    int sm_count = 0;
-    CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-    const auto& headline =
-        lesson08::warptiled_configs()[lesson08::choose_warptiled_config(s.M, s.N, sm_count)];
+    const int chosen = lesson08::choose_warptiled_config(run.shape.M, run.shape.N, run.limits());
     kernels.push_back({"tuned_warptiled_sgemm", &lesson08::tuned_warptiled_sgemm,
-                       /*headline=*/true, headline.shape.intensity()});
+                       /*headline=*/true, lesson08::warptiled_configs()[chosen].intensity});
     //! [kernels]
     std::printf("\n== the SGEMMs\n");
-    const int code =
-        course::sgemm_exit_code(course::measure_sgemm_kernels(cli, course::this_lesson(), kernels));
-    return shuffles_ok ? code : static_cast<int>(course::kExitFailed);
-  });
+    return kernels;
+  };
+  return lesson.run(argc, argv);
 }

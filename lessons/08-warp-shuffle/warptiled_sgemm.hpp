@@ -17,7 +17,9 @@
 /// This header is plain C++ (the graders are compiled by a C++ compiler).
 #pragma once
 
+#include "common/device.hpp"
 #include "common/todo.hpp"
+#include "common/variants.hpp"
 
 #include <cstdint>
 #include <string>
@@ -142,17 +144,13 @@ extern template void warptiled_sgemm<64, 64, 8, 32, 32, 2, 1, 4, 4, 4>(int, int,
                                                                        const float*, const float*,
                                                                        float, float*);
 
-/// One compiled configuration of warptiled_sgemm.
-struct WarpTiledConfig {
-  std::string name;     ///< e.g. "warptiled 128x128x8 w32x64 t8x8"
+/// One compiled configuration of warptiled_sgemm, an entry of the lesson's table of variants
+/// (common/variants.hpp): its name, its launcher (`run`, warptiled_sgemm<...>), the `__global__`
+/// function of the float4 path (`kernel`, what a large aligned problem runs: for lesson 06's
+/// kernel_usage and the occupancy APIs), its threads per block, its MIN_BLOCKS (`min_blocks`) and
+/// its FLOP per byte; and its tiling.
+struct WarpTiledConfig : course::Variant<course::Fp32> {
   WarpTileShape shape;  ///< its tiling
-  int min_blocks = 0;   ///< its MIN_BLOCKS
-  /// The `__global__` function of the float4 path (what a large aligned problem runs), as the
-  /// CUDA runtime's C API takes it: for lesson 06's kernel_usage and occupancy APIs.
-  const void* kernel = nullptr;
-  /// Its launcher, warptiled_sgemm<...>.
-  void (*sgemm)(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
-                float* C) = nullptr;
 };
 
 /// Every configuration the lesson compiles. `[0]` is the one tuned for the H100 at large sizes
@@ -161,14 +159,14 @@ struct WarpTiledConfig {
 const std::vector<WarpTiledConfig>& warptiled_configs();
 
 /// The index in warptiled_configs() that tuned_warptiled_sgemm runs for an M x N output on a GPU
-/// of `sm_count` SMs: 0 when a grid of config 0's tiles has blocks for at least 90% of the SMs,
-/// else 1 (smaller tiles, more blocks). Plain host arithmetic. Example, on 132 SMs with config 0's
-/// 128 x 256 tiles: 4096 x 4096 is 512 blocks -> 0; 2048 x 2048 is 128 blocks (97%) -> 0;
-/// 1024 x 1024 is 32 blocks (24%) -> 1.
-int choose_warptiled_config(int M, int N, int sm_count);
+/// with the limits `device` (its SM count): 0 when a grid of config 0's tiles has blocks for at
+/// least 90% of the SMs, else 1 (smaller tiles, more blocks). Plain host arithmetic. Example, on
+/// the H100's 132 SMs with config 0's 128 x 256 tiles: 4096 x 4096 is 512 blocks -> 0;
+/// 2048 x 2048 is 128 blocks (97%) -> 0; 1024 x 1024 is 32 blocks (24%) -> 1.
+int choose_warptiled_config(int M, int N, const course::DeviceLimits& device);
 
 /// **The headline.** The warp-tiled SGEMM with the configuration chosen by
-/// choose_warptiled_config() for the current device.
+/// choose_warptiled_config() for the current device (course::current_device_info()).
 /// \throws std::invalid_argument when the shape breaks the preconditions (course::gemm_shape_error)
 /// \throws course::CudaError when the launch fails
 void tuned_warptiled_sgemm(int M, int N, int K, float alpha, const float* A, const float* B,

@@ -20,6 +20,9 @@
 
 #include "bank_conflicts.hpp"
 
+#include "common/device.hpp"
+#include "common/variants.hpp"
+
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -36,19 +39,17 @@ enum class ALayout {
 /// "plain", "padded" or "swizzled".
 const char* layout_name(ALayout layout);
 
-/// One compiled configuration of the kernel.
-struct SgemmConfig {
-  std::string name;                ///< e.g. "128x128x16, 3 stages, swizzled"
+/// One compiled configuration of the kernel, an entry of the lesson's table of variants
+/// (common/variants.hpp: its name, kernel, threads per block, dynamic shared memory
+/// (`smem_bytes`: stages * (A + B tiles)), `__launch_bounds__` promise, FLOP per byte loaded from
+/// global memory (BM BN / (2 (BM + BN))), its step in the chapter's ladder (1 to 6; 0: only in the
+/// sweep) and its launcher), and its template parameters.
+struct SgemmConfig : course::Variant<course::Fp32> {
   int bm = 0, bn = 0, bk = 0;      ///< the block tile: BM x BN of C, BK along K per stage
   int warps_m = 0, warps_n = 0;    ///< warps of the block along M and N
   int thread_m = 0, thread_n = 0;  ///< each thread's register tile of C
   int stages = 0;                  ///< tiles in flight: 1 = load, wait, compute (no overlap)
   ALayout layout = ALayout::kSwizzled;
-  int ladder_step = 0;           ///< 1 to 6: its step in the chapter's ladder; 0: only in the sweep
-  int threads = 0;               ///< threads per block: 32 * warps_m * warps_n
-  std::size_t smem_bytes = 0;    ///< dynamic shared memory per block: stages * (A + B tiles)
-  double intensity = 0;          ///< FLOP per byte loaded from global memory: BM BN / (2 (BM + BN))
-  const void* kernel = nullptr;  ///< the __global__ function (vectorized variant), for the APIs
 };
 
 /// Every configuration the library is compiled with, in the order of the lesson's ladder.
@@ -61,10 +62,6 @@ const std::vector<SgemmConfig>& sgemm_configs();
 /// \throws course::CudaError when the launch fails
 void config_sgemm(int index, int M, int N, int K, float alpha, const float* A, const float* B,
                   float beta, float* C);
-
-/// Blocks of configuration `index` that fit on one SM of the current GPU
-/// (cudaOccupancyMaxActiveBlocksPerMultiprocessor, with its dynamic shared memory allowed).
-int config_blocks_per_sm(int index);
 
 /// The final configuration with the A tile **padded** (padded_index): the comparison for the
 /// swizzle.
@@ -81,8 +78,10 @@ void swizzled_sgemm(int M, int N, int K, float alpha, const float* A, const floa
 void final_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                  float* C);
 
-/// The index in sgemm_configs() that final_sgemm runs for an M x N problem on the current GPU.
-int final_config_for(int M, int N);
+/// The index in sgemm_configs() that final_sgemm runs for an M x N problem on a GPU with the limits
+/// `device` (its SM count); final_sgemm asks with the current GPU's
+/// (course::current_device_info()).
+int final_config_for(int M, int N, const course::DeviceLimits& device);
 
 /// The index in sgemm_configs() of swizzled_sgemm's configuration (and, with a padded or plain A
 /// tile, of padded_sgemm's and its plain twin's).

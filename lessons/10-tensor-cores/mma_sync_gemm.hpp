@@ -17,10 +17,12 @@
 /// This header is plain C++ (the graders are compiled by a C++ compiler).
 #pragma once
 
-#include "bank_conflicts.hpp"  // lesson 09: WarpAddresses
-#include "swizzled_sgemm.hpp"  // lesson 09: SharedAccess
+#include "lessons/09-swizzling/bank_conflicts.hpp"  // lesson 09: WarpAddresses
+#include "lessons/09-swizzling/swizzled_sgemm.hpp"  // lesson 09: SharedAccess
 
+#include "common/device.hpp"
 #include "common/gemm.hpp"
+#include "common/variants.hpp"
 
 #include <cstddef>
 #include <string>
@@ -28,19 +30,18 @@
 
 namespace lesson10 {
 
-/// One compiled configuration of the mma.sync kernel.
-struct MmaConfig {
-  std::string name;              ///< e.g. "128x128x64 w64x64 s3 swizzled"
+/// One compiled configuration of the mma.sync kernel, an entry of the lesson's table of variants
+/// (common/variants.hpp: its name, kernel, threads per block, dynamic shared memory, blocks per SM
+/// asked of the compiler, FLOP per byte loaded from global memory (BM BN / (BM + BN)), its step in
+/// the chapter's ladder (1 ...; 0: sweep only) and its launcher), and its template parameters.
+struct MmaConfig : course::Variant<course::Bf16> {
   int bm = 0, bn = 0, bk = 0;    ///< the block tile: BM x BN of C, BK along K per stage
   int warps_m = 0, warps_n = 0;  ///< warps along M and N; each computes a warp tile of C
   int warp_m = 0, warp_n = 0;    ///< the warp tile: (warp_m / 16) x (warp_n / 8) mma tiles
   int stages = 0;                ///< tiles of A and B in flight
   bool swizzled = false;         ///< shared-memory tiles swizzled (else plain, with conflicts)
-  int ladder_step = 0;           ///< its step in the chapter's ladder (1 ...), 0: sweep only
-  int threads = 0;               ///< threads per block
-  std::size_t smem_bytes = 0;    ///< dynamic shared memory per block
-  double intensity = 0;          ///< FLOP per byte loaded from global memory: BM BN / (BM + BN)
-  const void* kernel = nullptr;  ///< the __global__ function, for the CUDA APIs
+  /// Its shared-memory accesses of one stage (see config_shared_accesses()).
+  std::vector<lesson09::SharedAccess> (*shared_accesses)() = nullptr;
 };
 
 /// Every compiled configuration, the chapter's ladder first.
@@ -56,10 +57,6 @@ const std::vector<MmaConfig>& mma_configs();
 void config_gemm(int index, int M, int N, int K, float alpha, const course::bf16* A,
                  const course::bf16* B, float beta, course::bf16* C);
 
-/// Blocks of configuration `index` that fit on one SM of the current GPU (the CUDA runtime's
-/// occupancy calculator, with the configuration's dynamic shared memory allowed).
-int config_blocks_per_sm(int index);
-
 /// **The headline.** The mma.sync kernel with the block tile chosen for the problem: 128 x 128 x 64
 /// (three stages, four warps of 64 x 64, two blocks an SM) when the grid still gives (nearly)
 /// every SM a block, smaller tiles when it would not. Same preconditions and exceptions as
@@ -67,8 +64,10 @@ int config_blocks_per_sm(int index);
 void mma_sync_gemm(int M, int N, int K, float alpha, const course::bf16* A, const course::bf16* B,
                    float beta, course::bf16* C);
 
-/// The index in mma_configs() that mma_sync_gemm() runs for an M x N problem on the current GPU.
-int mma_config_for(int M, int N);
+/// The index in mma_configs() that mma_sync_gemm() runs for an M x N problem on a GPU with the
+/// limits `device` (its SM count); mma_sync_gemm() asks with the current GPU's
+/// (course::current_device_info()).
+int mma_config_for(int M, int N, const course::DeviceLimits& device);
 
 /// The index in mma_configs() of the headline's large tile (the one 4096 x 4096 runs), swizzled or
 /// (`swizzled` false) its plain twin.

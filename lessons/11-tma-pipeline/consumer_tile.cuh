@@ -1,12 +1,13 @@
 // Lesson 11: what the persistent kernels with a streamed epilogue (cooperative_gemm.cuh and
-// pingpong_gemm.cuh) have in common: their shared memory, laid out as a struct; a consumer
-// warpgroup's accumulators and its wgmmas on one k-block; the release of a stage; and the epilogue
-// that streams a tile to C through two small staging boxes per consumer. Given code.
+// pingpong_gemm.cuh) have in common: a consumer warpgroup's accumulators and its wgmmas on one
+// k-block; the release of a stage; and the epilogue that streams a tile to C through two small
+// staging boxes per consumer. Their shared memory is a RingStorage (ring_storage.cuh). Given code.
 #pragma once
 
 #include "epilogue.cuh"
 #include "hopper_ptx.cuh"
 #include "pipeline_exercises.cuh"
+#include "ring_storage.cuh"
 
 #include <cuda.h>
 #include <cuda_bf16.h>
@@ -14,46 +15,6 @@
 #include <cstdint>
 
 namespace lesson11 {
-
-// ---- shared memory ------------------------------------------------------------------------------
-/// One staging box: 64 rows of 64 bf16 (128 bytes), what one TMA store with the 128-byte swizzle
-/// reads. 1024-byte aligned: the swizzle's pattern repeats every 8 rows of 128 bytes, and TMA
-/// computes it from the address.
-struct alignas(1024) StagingBox {
-  __nv_bfloat16 v[64 * 64];
-};
-
-/// `N` staging boxes, or none (a kernel whose epilogue stores from registers).
-template <int N>
-struct StagingBoxes {
-  StagingBox box[N];
-};
-template <>
-struct StagingBoxes<0> {};
-
-//! [ring_storage]
-/// The shared memory of a persistent kernel: the ring's stages of A and B (each tile 1024-byte
-/// aligned for the swizzle, K-major rows of 64 bf16), the staging boxes, and each stage's two
-/// barriers. The launch asks for sizeof(RingStorage) plus 1024 bytes of slack, to align the start.
-template <int BM, int BN, int STAGES, int STAGING_BOXES>
-struct RingStorage {
-  alignas(1024) __nv_bfloat16 a[STAGES][BM * 64];
-  alignas(1024) __nv_bfloat16 b[STAGES][BN * 64];
-  StagingBoxes<STAGING_BOXES> staging;
-  std::uint64_t full[STAGES];   // the producer's expect_tx arrival, then TMA's bytes
-  std::uint64_t empty[STAGES];  // every consumer warp that read the stage
-};
-//! [ring_storage]
-
-/// The largest dynamic shared memory a block may have on compute capability 9.0 (227 KiB).
-constexpr int kMaxDynamicSmem = 232448;
-
-/// The 1024-byte aligned start of the dynamic shared memory, where a RingStorage begins.
-template <class Storage>
-__device__ inline Storage& ring_storage(unsigned char* smem_raw) {
-  return *reinterpret_cast<Storage*>((reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) &
-                                     ~std::uintptr_t{1023});
-}
 
 // ---- a consumer warpgroup's tile ----------------------------------------------------------------
 /// The accumulators of a consumer warpgroup's 64 PARTS x N tile: PARTS m64nN wgmma results stacked

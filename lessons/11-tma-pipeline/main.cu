@@ -8,42 +8,40 @@
 //                                        --sweep, --check-only
 #include "tma_pipeline.hpp"
 
-#include "common/device.hpp"
 #include "common/gemm_driver.hpp"
 
-#include <cstdio>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 int main(int argc, char** argv) {
-  course::Cli cli("lesson11",
-                  "the TMA pipeline: TMA, mbarrier, wgmma and warp specialization, rung by rung, "
-                  "against cuBLAS bf16");
-  course::add_sgemm_options(cli);
-  cli.flag("sweep", "also check and time the variants the chapter compares the last rungs with");
-  cli.parse(argc, argv);
-  return course::guarded_main(course::this_lesson(), [&] {
-    const int device = course::require_device(course::this_lesson());
-    if (const std::string why = lesson11::hopper_support_error(device); !why.empty()) {
+  course::GemmLesson<course::Bf16> lesson(course::this_lesson(),
+                                          "the TMA pipeline: TMA, mbarrier, wgmma and warp "
+                                          "specialization, rung by rung, against cuBLAS bf16");
+  lesson.options = [](course::Cli& cli) {
+    cli.flag("sweep", "also check and time the variants the chapter compares the last rungs with");
+  };
+  lesson.kernels = [](course::LessonRun& run) {
+    if (const std::string why = lesson11::hopper_support_error(run.device.index); !why.empty()) {
       throw std::runtime_error(why);
     }
     //! [kernels]
     // The headline is the rung that calls hopper_gemm, the last one: whatever configuration
-    // hopper_gemm launches (today the streamed epilogue with stream-K), it is the lesson's result.
-    std::vector<course::NamedBf16Gemm> kernels;
+    // hopper_gemm launches (today the streamed epilogue with bands of 16), it is the lesson's
+    // result.
+    std::vector<course::NamedGemm<course::Bf16>> kernels;
     for (const lesson11::Rung& r : lesson11::rungs()) {
-      kernels.push_back({r.name, r.fn, /*headline=*/r.fn == &lesson11::hopper_gemm});
+      kernels.push_back({r.name, r.run, /*headline=*/r.run == &lesson11::hopper_gemm});
     }
     //! [kernels]
-    int rc =
-        course::sgemm_exit_code(course::measure_bf16_kernels(cli, course::this_lesson(), kernels));
-    if (cli.on("sweep") && !course::headline_only(cli)) {
-      std::vector<course::NamedBf16Gemm> more;
-      for (const lesson11::Rung& r : lesson11::variants()) more.push_back({r.name, r.fn, false});
-      if (course::sgemm_exit_code(course::measure_bf16_kernels(cli, course::this_lesson(), more)) !=
-          0)
-        rc = 1;
-    }
-    return rc;
-  });
+    return kernels;
+  };
+  // --sweep: the variants, each checked and timed like the rungs.
+  lesson.after = [](course::LessonRun& run, const std::vector<course::GemmResult>&) {
+    if (!run.cli.on("sweep")) return;
+    const auto measured =
+        course::measure_kernels(run.cli, run.lesson, course::variant_kernels(lesson11::variants()));
+    if (course::gemm_exit_code(measured) != course::kExitOk) run.failed = true;
+  };
+  return lesson.run(argc, argv);
 }

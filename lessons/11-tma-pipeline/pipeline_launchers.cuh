@@ -96,7 +96,7 @@ const CUtensorMap* tensor_map(const void* base, int rows, int cols, int box_rows
 }
 
 int sm_count() {
-  return course::current_device_info().sm_count;
+  return course::current_device_info().limits.sm_count;
 }
 
 GemmParams make_params(int M, int N, int K, float alpha, float beta, bf16* C, int block_m,
@@ -343,71 +343,91 @@ void scheduled(int M, int N, int K, float alpha, const bf16* A, const bf16* B, f
   kLauncher(TileSchedule{kOrder, kGroup, kStreamK, kFullWave}, M, N, K, alpha, A, B, beta, C);
 }
 
+// An entry of the table of variants: rung `step` of the ladder, or (step 0) a variant the sweep
+// measures.
+Rung rung(int step, const char* name, const char* what, Bf16Launcher run) {
+  Rung r;
+  r.name = name;
+  r.what = what;
+  r.step = step;
+  r.swept = step == 0;
+  r.run = run;
+  return r;
+}
+
+Rung variant(const char* name, const char* what, Bf16Launcher run) {
+  return rung(0, name, what, run);
+}
+
 }  // namespace
 
 //! [variants]
 const std::vector<Rung>& variants() {
   static const std::vector<Rung> list = {
-      {"clustered_gemm", "clusters of 2 sharing B by TMA multicast", &clustered_gemm},
-      {"clustered, polling waits", "clustered_gemm waiting with test_wait, never suspended",
-       [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
-         launch_for_n<ClusteredPoll, ClusteredPollDirect>("clustered_poll", true, M, N, K, alpha, A,
-                                                          B, beta, C);
-       }},
-      {"staged_store_gemm, one tile per block", "rung 5 without the persistent grid",
-       [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
-         launch_for_n<StagedStore, Specialized>("staged_store_one_tile", false, M, N, K, alpha, A,
-                                                B, beta, C);
-       }},
-      {"staged_store_gemm, Hilbert order", "rung 5 walking its tiles along a Hilbert curve",
-       &scheduled<staged_store_in_order, TileOrder::kHilbert>},
-      {"staged_store_gemm, bands of 16", "rung 5 in bands of 16 tile rows instead of 8",
-       &scheduled<staged_store_in_order, TileOrder::kGrouped, 16>},
-      {"coop 128x256 s4 st.shared",
-       "4 stages; epilogue streamed per warp through 2 x 8 KiB of staging per consumer",
-       &scheduled<cooperative_st_shared_gemm, TileOrder::kGrouped>},
-      {"coop 128x256 s4 stmatrix", "the same, staging written with stmatrix",
-       &scheduled<cooperative_gemm, TileOrder::kGrouped>},
-      {"coop 128x256 s4 stmatrix, bands of 16", "the same in bands of 16 tile rows",
-       &scheduled<cooperative_gemm, TileOrder::kGrouped, 16>},
-      {"coop 128x256 s4 stmatrix, Hilbert", "the same along a Hilbert curve",
-       &scheduled<cooperative_gemm, TileOrder::kHilbert>},
-      {"coop 128x256 s4 stmatrix, stream-K tail",
-       "bands of 8; the last two waves' tiles split along K over every block",
-       &scheduled<cooperative_gemm, TileOrder::kGrouped, 8, kStreamKTail>},
-      {"coop 128x256 s4 stmatrix, stream-K tail, bands of 16",
-       "the same in bands of 16 tile rows (hopper_gemm)",
-       &scheduled<cooperative_gemm, TileOrder::kGrouped, 16, kStreamKTail>},
-      {"coop 128x256 s4 stmatrix, stream-K partial wave only",
-       "bands of 16; the full waves stay whole, a tile in up to three pieces",
-       &scheduled<cooperative_gemm, TileOrder::kGrouped, 16, kStreamKTail, false>},
-      {"coop 128x256 s4 stmatrix, stream-K always",
-       "bands of 16; split whenever it shortens the busiest block at all",
-       &scheduled<cooperative_gemm, TileOrder::kGrouped, 16, kStreamKAlways>},
-      {"coop 128x256 s4 multicast B", "clusters of 2 along M sharing B by TMA multicast",
-       &scheduled<cooperative_multicast_b_gemm, TileOrder::kGrouped>},
-      {"coop 128x256 s4 multicast B, Hilbert", "the same, clusters along a Hilbert curve",
-       &scheduled<cooperative_multicast_b_gemm, TileOrder::kHilbert>},
-      {"coop 256x128 s4 stmatrix", "cuBLAS's tile: each consumer 128 x 128, two m64n128 wgmmas",
-       &scheduled<cooperative_256x128_gemm, TileOrder::kGrouped>},
-      {"coop 256x128 s4 stmatrix, Hilbert", "the same along a Hilbert curve",
-       &scheduled<cooperative_256x128_gemm, TileOrder::kHilbert>},
-      {"coop 256x128 s4 multicast A", "clusters of 2 along N sharing A by TMA multicast",
-       &scheduled<cooperative_256x128_multicast_a_gemm, TileOrder::kGrouped>},
-      {"coop 256x128 s4 multicast A, Hilbert", "the same, clusters along a Hilbert curve",
-       &scheduled<cooperative_256x128_multicast_a_gemm, TileOrder::kHilbert>},
-      {"coop 256x128 s4 multicast A, stream-K tail",
-       "bands of 8; the clusters split the last wave's cluster tiles along K",
-       &scheduled<cooperative_256x128_multicast_a_gemm, TileOrder::kGrouped, 8, kStreamKTail>},
-      {"coop 256x128 s4 multicast B", "clusters of 2 along M sharing B by TMA multicast",
-       &scheduled<cooperative_256x128_multicast_b_gemm, TileOrder::kGrouped>},
-      {"pingpong 128x128 s6 stmatrix",
-       "consumers on alternate tiles, epilogue under the other's K loop",
-       &scheduled<pingpong_gemm, TileOrder::kGrouped>},
-      {"pingpong 128x128 s6 stmatrix, bands of 16", "the same in bands of 16 tile rows",
-       &scheduled<pingpong_gemm, TileOrder::kGrouped, 16>},
-      {"pingpong 128x128 s6 stmatrix, Hilbert", "the same along a Hilbert curve",
-       &scheduled<pingpong_gemm, TileOrder::kHilbert>},
+      variant("clustered_gemm", "clusters of 2 sharing B by TMA multicast", &clustered_gemm),
+      variant(
+          "clustered, polling waits", "clustered_gemm waiting with test_wait, never suspended",
+          [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
+            launch_for_n<ClusteredPoll, ClusteredPollDirect>("clustered_poll", true, M, N, K, alpha,
+                                                             A, B, beta, C);
+          }),
+      variant(
+          "staged_store_gemm, one tile per block", "rung 5 without the persistent grid",
+          [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
+            launch_for_n<StagedStore, Specialized>("staged_store_one_tile", false, M, N, K, alpha,
+                                                   A, B, beta, C);
+          }),
+      variant("staged_store_gemm, Hilbert order", "rung 5 walking its tiles along a Hilbert curve",
+              &scheduled<staged_store_in_order, TileOrder::kHilbert>),
+      variant("staged_store_gemm, bands of 16", "rung 5 in bands of 16 tile rows instead of 8",
+              &scheduled<staged_store_in_order, TileOrder::kGrouped, 16>),
+      variant("coop 128x256 s4 st.shared",
+              "4 stages; epilogue streamed per warp through 2 x 8 KiB of staging per consumer",
+              &scheduled<cooperative_st_shared_gemm, TileOrder::kGrouped>),
+      variant("coop 128x256 s4 stmatrix", "the same, staging written with stmatrix",
+              &scheduled<cooperative_gemm, TileOrder::kGrouped>),
+      variant("coop 128x256 s4 stmatrix, bands of 16", "the same in bands of 16 tile rows",
+              &scheduled<cooperative_gemm, TileOrder::kGrouped, 16>),
+      variant("coop 128x256 s4 stmatrix, Hilbert", "the same along a Hilbert curve",
+              &scheduled<cooperative_gemm, TileOrder::kHilbert>),
+      variant("coop 128x256 s4 stmatrix, stream-K tail",
+              "bands of 8; the last two waves' tiles split along K over every block",
+              &scheduled<cooperative_gemm, TileOrder::kGrouped, 8, kStreamKTail>),
+      variant("coop 128x256 s4 stmatrix, stream-K tail, bands of 16",
+              "the same in bands of 16 tile rows (hopper_gemm)",
+              &scheduled<cooperative_gemm, TileOrder::kGrouped, 16, kStreamKTail>),
+      variant("coop 128x256 s4 stmatrix, stream-K partial wave only",
+              "bands of 16; the full waves stay whole, a tile in up to three pieces",
+              &scheduled<cooperative_gemm, TileOrder::kGrouped, 16, kStreamKTail, false>),
+      variant("coop 128x256 s4 stmatrix, stream-K always",
+              "bands of 16; split whenever it shortens the busiest block at all",
+              &scheduled<cooperative_gemm, TileOrder::kGrouped, 16, kStreamKAlways>),
+      variant("coop 128x256 s4 multicast B", "clusters of 2 along M sharing B by TMA multicast",
+              &scheduled<cooperative_multicast_b_gemm, TileOrder::kGrouped>),
+      variant("coop 128x256 s4 multicast B, Hilbert", "the same, clusters along a Hilbert curve",
+              &scheduled<cooperative_multicast_b_gemm, TileOrder::kHilbert>),
+      variant("coop 256x128 s4 stmatrix",
+              "cuBLAS's tile: each consumer 128 x 128, two m64n128 wgmmas",
+              &scheduled<cooperative_256x128_gemm, TileOrder::kGrouped>),
+      variant("coop 256x128 s4 stmatrix, Hilbert", "the same along a Hilbert curve",
+              &scheduled<cooperative_256x128_gemm, TileOrder::kHilbert>),
+      variant("coop 256x128 s4 multicast A", "clusters of 2 along N sharing A by TMA multicast",
+              &scheduled<cooperative_256x128_multicast_a_gemm, TileOrder::kGrouped>),
+      variant("coop 256x128 s4 multicast A, Hilbert", "the same, clusters along a Hilbert curve",
+              &scheduled<cooperative_256x128_multicast_a_gemm, TileOrder::kHilbert>),
+      variant(
+          "coop 256x128 s4 multicast A, stream-K tail",
+          "bands of 8; the clusters split the last wave's cluster tiles along K",
+          &scheduled<cooperative_256x128_multicast_a_gemm, TileOrder::kGrouped, 8, kStreamKTail>),
+      variant("coop 256x128 s4 multicast B", "clusters of 2 along M sharing B by TMA multicast",
+              &scheduled<cooperative_256x128_multicast_b_gemm, TileOrder::kGrouped>),
+      variant("pingpong 128x128 s6 stmatrix",
+              "consumers on alternate tiles, epilogue under the other's K loop",
+              &scheduled<pingpong_gemm, TileOrder::kGrouped>),
+      variant("pingpong 128x128 s6 stmatrix, bands of 16", "the same in bands of 16 tile rows",
+              &scheduled<pingpong_gemm, TileOrder::kGrouped, 16>),
+      variant("pingpong 128x128 s6 stmatrix, Hilbert", "the same along a Hilbert curve",
+              &scheduled<pingpong_gemm, TileOrder::kHilbert>),
   };
   return list;
 }
@@ -415,12 +435,13 @@ const std::vector<Rung>& variants() {
 
 const std::vector<Rung>& rungs() {
   static const std::vector<Rung> ladder = {
-      {"tma_wgmma_1stage_gemm", "TMA + mbarrier + wgmma, one stage", &tma_wgmma_1stage_gemm},
-      {"tma_wgmma_gemm", "4 stages in flight", &tma_wgmma_gemm},
-      {"specialized_gemm", "producer/consumer warpgroups, 128x256", &specialized_gemm},
-      {"persistent_gemm", "persistent grid, tiles in bands", &persistent_gemm},
-      {"staged_store_gemm", "epilogue through shared memory + TMA store", &staged_store_gemm},
-      {"hopper_gemm", "4 stages, streamed stmatrix epilogue", &hopper_gemm},
+      rung(1, "tma_wgmma_1stage_gemm", "TMA + mbarrier + wgmma, one stage", &tma_wgmma_1stage_gemm),
+      rung(2, "tma_wgmma_gemm", "4 stages in flight", &tma_wgmma_gemm),
+      rung(3, "specialized_gemm", "producer/consumer warpgroups, 128x256", &specialized_gemm),
+      rung(4, "persistent_gemm", "persistent grid, tiles in bands", &persistent_gemm),
+      rung(5, "staged_store_gemm", "epilogue through shared memory + TMA store",
+           &staged_store_gemm),
+      rung(6, "hopper_gemm", "4 stages, streamed stmatrix epilogue", &hopper_gemm),
   };
   return ladder;
 }

@@ -10,6 +10,7 @@
 #include "epilogue.cuh"
 #include "hopper_ptx.cuh"
 #include "pipeline_exercises.cuh"
+#include "ring_storage.cuh"
 #include "tile_order.hpp"
 
 #include <cuda.h>
@@ -35,18 +36,18 @@ struct SpecializedConfig {
   static constexpr bool kTmaStore = TMA_STORE;
   static constexpr int kCluster = CLUSTER;
   static constexpr ptx::Wait kWait = WAIT;
-  static constexpr int kATileBytes = BM * kBlockK * 2, kBTileBytes = BN * kBlockK * 2;
-  static constexpr int kStagingBytes = TMA_STORE ? BM * BN * 2 : 0;
-  // Tiles first (each 1024-byte aligned, as the 128-byte swizzle needs), then the barriers; 1 KiB
-  // of slack to align the dynamic shared memory's start.
-  static constexpr int kSmemBytes =
-      1024 + STAGES * (kATileBytes + kBTileBytes) + kStagingBytes + 2 * STAGES * 8;
+  // The ring's tiles (each 1024-byte aligned, as the 128-byte swizzle needs), the whole tile of C
+  // as staging boxes of 64 x 64 for the TMA store (when there is one), then the barriers; 1 KiB of
+  // slack to align the dynamic shared memory's start.
+  using Storage = RingStorage<BM, BN, STAGES, TMA_STORE ? BM * BN / (64 * 64) : 0>;
+  static constexpr int kSmemBytes = dynamic_smem_bytes<Storage>();
   // With two consumers, 384 threads x 168 registers fill the SM's 64K: the producer keeps 24 and
   // the consumers get 240 each (24 x 128 + 240 x 256 = 168 x 384), room for 128 accumulators.
   static constexpr int kProducerRegs = 24, kConsumerRegs = 240;
   static_assert(BM % 64 == 0 && kConsumers >= 1 && kConsumers <= 2, "one or two consumers");
   static_assert(BN == 128 || BN == 256, "wgmma_m64k16 is written out for N = 128 and 256");
   static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of one or two blocks");
+  static_assert(kSmemBytes <= kMaxDynamicSmem, "the ring and the staging tile exceed 227 KiB");
 };
 //! [specialized_config]
 
@@ -66,13 +67,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
                             const __grid_constant__ CUtensorMap map_c, GemmParams p) {
   constexpr int S = Cfg::kStages, BM = Cfg::kBlockM, BN = Cfg::kBlockN, BK = Cfg::kBlockK;
   extern __shared__ unsigned char smem_raw[];
-  unsigned char* smem = reinterpret_cast<unsigned char*>(
-      (reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) & ~std::uintptr_t{1023});
-  unsigned char* a_tiles = smem;
-  unsigned char* b_tiles = a_tiles + S * Cfg::kATileBytes;
-  unsigned char* staging = b_tiles + S * Cfg::kBTileBytes;
-  auto* full = reinterpret_cast<std::uint64_t*>(staging + Cfg::kStagingBytes);
-  std::uint64_t* empty = full + S;
+  auto& st = ring_storage<typename Cfg::Storage>(smem_raw);
 
   constexpr int CL = Cfg::kCluster;
   const int k_blocks = (p.K + BK - 1) / BK;
@@ -90,8 +85,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   //! [barrier_init]
   if (threadIdx.x == 0) {
     for (int s = 0; s < S; ++s) {
-      ptx::mbarrier_init(&full[s], 1);  // the producer's expect_tx arrival (+ TMA's bytes)
-      ptx::mbarrier_init(&empty[s], p.empty_arrivals);
+      ptx::mbarrier_init(&st.full[s], 1);  // the producer's expect_tx arrival (+ TMA's bytes)
+      ptx::mbarrier_init(&st.empty[s], p.empty_arrivals);
     }
     ptx::fence_barrier_init();
   }
@@ -117,18 +112,17 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         for (int kb = 0; kb < k_blocks; ++kb, ++it) {
           const RingSlot slot = producer_slot(it, S);
           // Until the consumers have released the stage.
-          ptx::mbarrier_wait<Cfg::kWait>(&empty[slot.stage], slot.parity);
-          ptx::mbarrier_arrive_expect_tx(&full[slot.stage], p.stage_bytes);
-          ptx::tma_load_2d(a_tiles + slot.stage * Cfg::kATileBytes, &map_a, &full[slot.stage],
-                           kb * BK, tile.m * BM);
-          unsigned char* b_stage = b_tiles + slot.stage * Cfg::kBTileBytes;
+          ptx::mbarrier_wait<Cfg::kWait>(&st.empty[slot.stage], slot.parity);
+          ptx::mbarrier_arrive_expect_tx(&st.full[slot.stage], p.stage_bytes);
+          ptx::tma_load_2d(st.a[slot.stage], &map_a, &st.full[slot.stage], kb * BK, tile.m * BM);
           if constexpr (CL == 1) {
-            ptx::tma_load_2d(b_stage, &map_b, &full[slot.stage], kb * BK, tile.n * BN);
+            ptx::tma_load_2d(st.b[slot.stage], &map_b, &st.full[slot.stage], kb * BK, tile.n * BN);
           } else {
-            // This block's share of B (BN / CL rows), into the same place in every block.
+            // This block's share of B (BN / CL rows of BK), into the same place in every block.
             constexpr int rows = BN / CL;
-            ptx::tma_load_2d_multicast(b_stage + rank * rows * 128, &map_b, &full[slot.stage],
-                                       kb * BK, tile.n * BN + rank * rows, (1u << CL) - 1);
+            ptx::tma_load_2d_multicast(st.b[slot.stage] + rank * rows * BK, &map_b,
+                                       &st.full[slot.stage], kb * BK, tile.n * BN + rank * rows,
+                                       (1u << CL) - 1);
           }
         }
       }
@@ -139,20 +133,19 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     if constexpr (Cfg::kConsumers == 2) ptx::setmaxnreg_inc<Cfg::kConsumerRegs>();
     const int consumer = warpgroup - 1, tid = threadIdx.x % 128;
     const int warp = tid / 32, lane = tid % 32;
-    unsigned char* my_staging = staging + consumer * 64 * BN * 2;
     int it = 0;  // k-blocks consumed so far, counted exactly as the producer counts them
     // Releases a stage: one arrival per consumer warp on the empty barrier of every block of the
     // cluster, since every block's producer wrote into this block's copy of the stage.
     auto release = [&](int stage) {
       if (lane != 0) return;
       if constexpr (CL == 1) {
-        ptx::mbarrier_arrive(&empty[stage]);
+        ptx::mbarrier_arrive(&st.empty[stage]);
       } else {
         for (int r = 0; r < CL; ++r) {
           if (r == rank) {
-            ptx::mbarrier_arrive(&empty[stage]);
+            ptx::mbarrier_arrive(&st.empty[stage]);
           } else {
-            ptx::mbarrier_arrive_cluster(&empty[stage], r);
+            ptx::mbarrier_arrive_cluster(&st.empty[stage], r);
           }
         }
       }
@@ -166,10 +159,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       for (int kb = 0; kb < k_blocks; ++kb, ++it) {
         const RingSlot slot = consumer_slot(it, S);
         // Until TMA has delivered k-block `it`.
-        ptx::mbarrier_wait<Cfg::kWait>(&full[slot.stage], slot.parity);
-        const std::uint32_t a = ptx::smem_addr(a_tiles + slot.stage * Cfg::kATileBytes) +
-                                consumer * 64 * 128;  // this consumer's 64 rows
-        const std::uint32_t b = ptx::smem_addr(b_tiles + slot.stage * Cfg::kBTileBytes);
+        ptx::mbarrier_wait<Cfg::kWait>(&st.full[slot.stage], slot.parity);
+        const std::uint32_t a =
+            ptx::smem_addr(st.a[slot.stage]) + consumer * 64 * 128;  // this consumer's 64 rows
+        const std::uint32_t b = ptx::smem_addr(st.b[slot.stage]);
         ptx::wgmma_fence();
 #pragma unroll
         for (int kk = 0; kk < BK / 16; ++kk) {  // 16 columns = 32 bytes further along each row
@@ -190,16 +183,19 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       //! [epilogue]
       const int row0 = tile.m * BM + consumer * 64, col0 = tile.n * BN;
       if constexpr (Cfg::kTmaStore) {
+        // This consumer's 64 x BN half of the tile: BN / 64 boxes of 64 x 64.
+        StagingBox* my_boxes = &st.staging.box[consumer * (BN / 64)];
         // The previous tile's TMA stores must have read the staging tile before it is rewritten.
         if (tid == 0) ptx::tma_store_wait_read();
         consumer_barrier(consumer);
-        stage_accumulators<BN>(acc, p, my_staging, row0, col0, warp, lane);
+        stage_accumulators<BN>(acc, p, reinterpret_cast<unsigned char*>(my_boxes), row0, col0, warp,
+                               lane);
         // Ordinary stores, then the copy engine reads them: the proxies must be ordered.
         ptx::fence_proxy_async_smem();
         consumer_barrier(consumer);
         if (tid == 0 && row0 < p.M) {  // boxes wholly outside C: nothing to store
           for (int box = 0; box < BN / 64; ++box) {
-            ptx::tma_store_2d(&map_c, my_staging + box * 64 * 128, col0 + box * 64, row0);
+            ptx::tma_store_2d(&map_c, my_boxes[box].v, col0 + box * 64, row0);
           }
           ptx::tma_store_commit();
         }

@@ -10,6 +10,8 @@
 #include "tile_order.hpp"
 
 #include "common/gemm.hpp"
+#include "common/precision.hpp"
+#include "common/variants.hpp"
 
 #include <cstdint>
 
@@ -20,16 +22,16 @@ namespace lesson11 {
 
 using course::bf16;
 
-/// The signature of every kernel of the lesson (course::Bf16GemmFn's, as a plain function).
-using Bf16Launcher = void (*)(int M, int N, int K, float alpha, const bf16* A, const bf16* B,
-                              float beta, bf16* C);
+/// The signature of every kernel of the lesson: course::GemmFn<course::Bf16>'s, as a plain
+/// function.
+using Bf16Launcher = course::GemmLauncher<course::Bf16>;
 
-/// One rung of the ladder.
-struct Rung {
-  std::string name;  ///< the kernel's name in tables
-  std::string what;  ///< what this rung adds, in a few words
-  Bf16Launcher fn;
-};
+/// One rung of the ladder, or one variant of the last rungs: an entry of the lesson's table of
+/// variants (common/variants.hpp): its name in tables, what it adds in a few words (`what`), its
+/// launcher (`run`), its rung (`step`: 1 to 6; 0 for a variant) and whether `--sweep` measures it
+/// (`swept`: the variants). Its launcher chooses among compiled configurations (by N % 8, say), so
+/// `kernel` is left null.
+using Rung = course::Variant<course::Bf16>;
 
 /// The ladder of the chapter, in order; the last rung is hopper_gemm.
 const std::vector<Rung>& rungs();

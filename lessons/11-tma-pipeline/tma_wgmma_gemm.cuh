@@ -9,8 +9,12 @@
 #include "epilogue.cuh"
 #include "hopper_ptx.cuh"
 #include "pipeline_exercises.cuh"
+#include "ring_storage.cuh"
 
 #include <cuda.h>
+#include <cuda_bf16.h>
+
+#include <cstdint>
 
 namespace lesson11 {
 
@@ -19,8 +23,14 @@ template <int BN, int STAGES>
 struct TmaWgmmaConfig {
   static constexpr int kBlockM = 64, kBlockN = BN, kBlockK = 64, kStages = STAGES;
   static constexpr int kThreads = 128;
-  static constexpr int kATileBytes = 64 * kBlockK * 2, kBTileBytes = BN * kBlockK * 2;
-  static constexpr int kSmemBytes = 1024 + STAGES * (kATileBytes + kBTileBytes) + STAGES * 8;
+  /// The block's shared memory: STAGES tiles of A (64 rows) and of B (BN rows), K-major rows of
+  /// 64 bf16, each tile 1024-byte aligned for the 128-byte swizzle; and a "full" barrier per stage.
+  struct Storage {
+    alignas(1024) __nv_bfloat16 a[STAGES][64 * kBlockK];
+    alignas(1024) __nv_bfloat16 b[STAGES][BN * kBlockK];
+    std::uint64_t full[STAGES];  // thread 0's expect_tx arrival, then TMA's bytes
+  };
+  static constexpr int kSmemBytes = dynamic_smem_bytes<Storage>();  // + 1024 to align the start
 };
 //! [tma_wgmma_config]
 
@@ -30,11 +40,7 @@ __global__ void __launch_bounds__(128)
                      const __grid_constant__ CUtensorMap map_b, GemmParams p) {
   constexpr int S = Cfg::kStages, BN = Cfg::kBlockN, BK = Cfg::kBlockK;
   extern __shared__ unsigned char smem_raw[];
-  unsigned char* smem = reinterpret_cast<unsigned char*>(
-      (reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) & ~std::uintptr_t{1023});
-  unsigned char* a_tiles = smem;
-  unsigned char* b_tiles = a_tiles + S * Cfg::kATileBytes;
-  auto* full = reinterpret_cast<std::uint64_t*>(b_tiles + S * Cfg::kBTileBytes);
+  auto& st = ring_storage<typename Cfg::Storage>(smem_raw);
 
   const int k_blocks = (p.K + BK - 1) / BK;
   const int tile_m = blockIdx.y, tile_n = blockIdx.x;
@@ -44,14 +50,12 @@ __global__ void __launch_bounds__(128)
   // Thread 0 announces a k-block's bytes on the stage's barrier and asks TMA for both tiles.
   auto load = [&](int kb) {
     const int stage = consumer_slot(kb, S).stage;
-    ptx::mbarrier_arrive_expect_tx(&full[stage], p.stage_bytes);
-    ptx::tma_load_2d(a_tiles + stage * Cfg::kATileBytes, &map_a, &full[stage], kb * BK,
-                     tile_m * 64);
-    ptx::tma_load_2d(b_tiles + stage * Cfg::kBTileBytes, &map_b, &full[stage], kb * BK,
-                     tile_n * BN);
+    ptx::mbarrier_arrive_expect_tx(&st.full[stage], p.stage_bytes);
+    ptx::tma_load_2d(st.a[stage], &map_a, &st.full[stage], kb * BK, tile_m * 64);
+    ptx::tma_load_2d(st.b[stage], &map_b, &st.full[stage], kb * BK, tile_n * BN);
   };
   if (threadIdx.x == 0) {
-    for (int s = 0; s < S; ++s) ptx::mbarrier_init(&full[s], 1);
+    for (int s = 0; s < S; ++s) ptx::mbarrier_init(&st.full[s], 1);
     ptx::fence_barrier_init();
     for (int kb = 0; kb < S && kb < k_blocks; ++kb) load(kb);
   }
@@ -64,9 +68,9 @@ __global__ void __launch_bounds__(128)
   for (int i = 0; i < BN / 2; ++i) acc.d[i] = 0.0f;
   for (int kb = 0; kb < k_blocks; ++kb) {
     const RingSlot slot = consumer_slot(kb, S);
-    ptx::mbarrier_wait(&full[slot.stage], slot.parity);
-    const std::uint32_t a = ptx::smem_addr(a_tiles + slot.stage * Cfg::kATileBytes);
-    const std::uint32_t b = ptx::smem_addr(b_tiles + slot.stage * Cfg::kBTileBytes);
+    ptx::mbarrier_wait(&st.full[slot.stage], slot.parity);
+    const std::uint32_t a = ptx::smem_addr(st.a[slot.stage]);
+    const std::uint32_t b = ptx::smem_addr(st.b[slot.stage]);
     ptx::wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < BK / 16; ++kk) {

@@ -9,6 +9,7 @@
 #include "common/buffers.hpp"
 #include "common/check.hpp"
 #include "common/gemm.hpp"
+#include "common/precision.hpp"
 #include "common/todo.hpp"
 
 #include <cstddef>
@@ -51,8 +52,8 @@ void transposed_b_sgemm(int M, int N, int K, float alpha, const float* A, const 
   // END EXERCISE
 }
 
-// Not an exercise: lets the checks (the grader, main.cu) run transposed_b_sgemm as an SgemmFn.
-course::SgemmFn transposed_b_for_checking() {
+// Not an exercise: lets the checks (the grader, main.cu) run transposed_b_sgemm as a GemmFn<Fp32>.
+course::GemmFn<course::Fp32> transposed_b_for_checking() {
   return
       [](int M, int N, int K, float alpha, const float* A, const float* B, float beta, float* C) {
         // B is K x N on the device; Bt[col][k] = B[k][col]. Transposed on the host: slow and

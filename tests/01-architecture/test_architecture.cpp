@@ -13,6 +13,7 @@
 #include "common/buffers.hpp"
 #include "common/check.hpp"
 #include "common/cublas_gemm.hpp"
+#include "common/device.hpp"
 #include "common/random.hpp"
 #include "common/timing.hpp"
 
@@ -232,10 +233,8 @@ TEST_CASE("query_device reports what the driver reports", "[gpu][task_3]") {
 }
 
 TEST_CASE("this GPU's architecture is in the FP32 lanes table", "[gpu][task_1]") {
-  int dev = 0, major = 0, minor = 0;
-  CUDA_CHECK(cudaGetDevice(&dev));
-  CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-  CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+  const course::DeviceLimits& limits = course::current_device_info().limits;
+  const int major = limits.cc_major, minor = limits.cc_minor;
   INFO("compute capability " << major << "." << minor
                              << " is missing from fp32_lanes_per_sm: the FP32 peak is unknown");
   CHECK(lesson01::fp32_lanes_per_sm(major, minor) > 0);
@@ -279,9 +278,7 @@ TEST_CASE("cuBLAS SGEMM stays below the computed FP32 peak", "[gpu][task_2]") {
   course::TimingOptions opt;
   opt.reps = 10;
   const course::TimingStats t = course::time_gpu(
-      [&] {
-        course::cublas_sgemm(cublas.get(), n, n, n, 1.0f, A.data(), B.data(), 0.0f, C.data());
-      },
+      [&] { course::cublas_gemm(cublas.get(), n, n, n, 1.0f, A.data(), B.data(), 0.0f, C.data()); },
       opt);
   const double tf = course::tflops(course::gemm_flops(n, n, n), t.median_ms);
   INFO("cuBLAS SGEMM "

@@ -3,7 +3,7 @@
 //
 // [cpu] task 1: warp_access on worked cases, and the warp traces of the three mappings. No CUDA.
 // [gpu] tasks 2 and 3: coalesced_sgemm and transposed_b_sgemm on the course's shape grid, with C
-//       poisoned and guarded by canaries, against Eigen (course::check_sgemm). transposed_b_sgemm
+//       poisoned and guarded by canaries, against Eigen (course::check_gemm). transposed_b_sgemm
 //       takes Bt (N x K): the check goes through transposed_b_for_checking(), which transposes B
 //       on the host before calling it.
 #include "catch_compat.hpp"
@@ -43,10 +43,10 @@ const std::vector<course::GemmShape> kEdgeShapes = {
     {40, 2050, 9, 0.5f, 0.25f}, {2050, 40, 9, 1.0f, 0.0f}, {97, 65, 1, 1.0f, 0.0f},
 };
 
-void check_on_shapes(const course::SgemmFn& fn, const char* label) {
-  std::vector<course::GemmShape> shapes = course::gemm_shape_grid();
+void check_on_shapes(const course::GemmFn<course::Fp32>& fn, const char* label) {
+  std::vector<course::GemmShape> shapes = course::shape_grid<course::Fp32>();
   shapes.insert(shapes.end(), kEdgeShapes.begin(), kEdgeShapes.end());
-  course_test::check_sgemm_on_shapes(fn, label, shapes);
+  course_test::check_on_shapes(fn, label, shapes);
 }
 
 }  // namespace

@@ -58,8 +58,8 @@ std::vector<EdgeCase> edge_cases(int tile) {
   };
 }
 
-void check_edges(const course::SgemmFn& fn, const std::string& label, int tile) {
-  course_test::check_sgemm_on_cases(fn, label, edge_cases(tile));
+void check_edges(const course::GemmFn<course::Fp32>& fn, const std::string& label, int tile) {
+  course_test::check_on_cases(fn, label, edge_cases(tile));
 }
 
 }  // namespace
@@ -102,13 +102,13 @@ TEST_CASE("load_or_zero: the element inside the matrix, 0 outside", "[cpu][task_
 }
 
 TEST_CASE("tiled_sgemm<16> is right on the shape grid", "[gpu][task_2]") {
-  course_test::check_sgemm_on_shapes(&lesson05::tiled_sgemm<16>, "tiled_sgemm<16>",
-                                     course::gemm_shape_grid(true));
+  course_test::check_on_shapes(&lesson05::tiled_sgemm<16>, "tiled_sgemm<16>",
+                               course::shape_grid<course::Fp32>(true));
 }
 
 TEST_CASE("tiled_sgemm<32> is right on the shape grid", "[gpu][task_2]") {
-  course_test::check_sgemm_on_shapes(&lesson05::tiled_sgemm<32>, "tiled_sgemm<32>",
-                                     course::gemm_shape_grid(true));
+  course_test::check_on_shapes(&lesson05::tiled_sgemm<32>, "tiled_sgemm<32>",
+                               course::shape_grid<course::Fp32>(true));
 }
 
 TEST_CASE("ragged along one dimension at a time: which bound is missing", "[gpu][task_3]") {
@@ -123,7 +123,7 @@ TEST_CASE("ragged along one dimension at a time: which bound is missing", "[gpu]
 TEST_CASE("tiled_sgemm rejects sizes below 1 before launching", "[gpu][task_3]") {
   // A correct run first: a stub fails here with NOT IMPLEMENTED, not on the checks below (which
   // pass before any exercise is done, since the size check is given).
-  REQUIRE(course::check_sgemm(&lesson05::tiled_sgemm<16>, {3, 5, 7, 1.0f, 0.0f}).passed);
+  REQUIRE(course::check_gemm(&lesson05::tiled_sgemm<16>, {3, 5, 7, 1.0f, 0.0f}).passed);
   float* none = nullptr;
   CHECK_THROWS(lesson05::tiled_sgemm<16>(0, 4, 4, 1.0f, none, none, 0.0f, none));
   CHECK_THROWS(lesson05::tiled_sgemm<32>(4, 0, 4, 1.0f, none, none, 0.0f, none));

@@ -3,6 +3,7 @@
 #include "occupancy_probe_kernels.hpp"
 
 #include "common/check.hpp"
+#include "common/device.hpp"
 
 #include <cuda_runtime.h>
 
@@ -67,9 +68,8 @@ std::vector<ProbeKernel> probe_kernels() {
       {"static_smem (7000 bytes)", reinterpret_cast<const void*>(&static_smem_kernel), false},
       {"tiny", reinterpret_cast<const void*>(&tiny_kernel), false},
   };
-  int device = 0, optin = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  const int optin =
+      static_cast<int>(course::current_device_info().limits.smem_per_block_optin_bytes);
   for (const ProbeKernel& p : k) {
     if (!p.dynamic_smem) continue;
     cudaFuncAttributes a{};

@@ -16,7 +16,7 @@
 #include "occupancy.hpp"
 #include "occupancy_probe_kernels.hpp"
 #include "occupancy_sgemm.hpp"
-#include "tiled_sgemm.hpp"  // lesson 05's tiled kernel, from its reference solution
+#include "lessons/05-tiling/tiled_sgemm.hpp"  // lesson 05's tiled kernel (its solution)
 
 #include "common/check.hpp"
 #include "common/gemm_check.hpp"
@@ -431,10 +431,10 @@ TEST_CASE("kernel_usage reads the compiler's registers and shared memory", "[gpu
   for (const lesson06::LessonKernel& k : lesson06::lesson_kernels()) {
     cudaFuncAttributes a{};
     CUDA_CHECK(cudaFuncGetAttributes(&a, k.kernel));
-    const KernelUsage u = lesson06::kernel_usage(k.kernel, k.threads_per_block, 4096);
+    const KernelUsage u = lesson06::kernel_usage(k.kernel, k.threads, 4096);
     INFO(k.name << ": cudaFuncGetAttributes says numRegs " << a.numRegs << ", sharedSizeBytes "
                 << a.sharedSizeBytes << ", preferredShmemCarveout " << a.preferredShmemCarveout);
-    CHECK(u.threads_per_block == k.threads_per_block);
+    CHECK(u.threads_per_block == k.threads);
     CHECK(u.regs_per_thread == a.numRegs);
     CHECK(u.static_smem_bytes == a.sharedSizeBytes);
     {
@@ -475,11 +475,11 @@ TEST_CASE("the calculator equals the CUDA runtime for the lesson's kernels", "[g
   const SmLimits sm = lesson06::query_sm_limits(dev);
   lesson06::prepare_tuned_kernels();  // the tuned kernels as they launch: carve-out set
   for (const lesson06::LessonKernel& k : lesson06::lesson_kernels()) {
-    compare_with_api(sm, k.name, k.kernel, k.threads_per_block, 0);
+    compare_with_api(sm, k.name, k.kernel, k.threads, 0);
     // The same kernel with extra dynamic shared memory: fewer blocks fit. (At most 48 KiB in
     // all, the limit of a kernel that has not opted in to more.)
     for (std::size_t pad : {std::size_t{3000}, std::size_t{10000}, std::size_t{30 * kKiB}}) {
-      compare_with_api(sm, k.name + " + padding", k.kernel, k.threads_per_block, pad);
+      compare_with_api(sm, k.name + " + padding", k.kernel, k.threads, pad);
     }
   }
 }
@@ -518,20 +518,20 @@ TEST_CASE("the calculator equals the CUDA runtime for deliberately different ker
 
 TEST_CASE("tuned_tiled_sgemm (and lesson 05's TILE 16/32 kernels) are right on the shape grid",
           "[gpu][task_7]") {
-  const std::vector<std::pair<std::string, course::SgemmFn>> kernels = {
+  const std::vector<std::pair<std::string, course::GemmFn<course::Fp32>>> kernels = {
       {"tuned_tiled_sgemm", &lesson06::tuned_tiled_sgemm},
       {"tiled_sgemm<16> (lesson 05)", &lesson05::tiled_sgemm<16>},
       {"tiled_sgemm<32> (lesson 05)", &lesson05::tiled_sgemm<32>},
   };
   for (const auto& [name, fn] : kernels) {
-    course_test::check_sgemm_on_shapes(fn, name, course::gemm_shape_grid(true));
+    course_test::check_on_shapes(fn, name, course::shape_grid<course::Fp32>(true));
   }
   // Each configuration of the family, whichever the planner picks for the grid's shapes.
   for (int i = 0; i < static_cast<int>(lesson06::tuned_configs().size()); ++i) {
-    course_test::check_sgemm_on_shapes(
+    course_test::check_on_shapes(
         [i](int M, int N, int K, float alpha, const float* A, const float* B, float beta,
             float* C) { lesson06::tuned_config_sgemm(i, 0, M, N, K, alpha, A, B, beta, C); },
-        lesson06::tuned_configs()[i].name, course::gemm_shape_grid(false));
+        lesson06::tuned_configs()[i].name, course::shape_grid<course::Fp32>(false));
   }
   INFO("M, N or K below 1 throws std::invalid_argument");
   CHECK_THROWS(lesson06::tuned_tiled_sgemm(0, 4, 4, 1.0f, nullptr, nullptr, 0.0f, nullptr));

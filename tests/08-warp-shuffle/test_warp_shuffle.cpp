@@ -192,8 +192,8 @@ TEST_CASE("warp_sums leaves the butterfly's sum in every lane", "[gpu][task_2]")
 }
 
 TEST_CASE("quad_sgemm is right on the shape grid", "[gpu][task_3]") {
-  course_test::check_sgemm_on_shapes(&lesson08::quad_sgemm, "quad_sgemm",
-                                     course::gemm_shape_grid(true));
+  course_test::check_on_shapes(&lesson08::quad_sgemm, "quad_sgemm",
+                               course::shape_grid<course::Fp32>(true));
   float* none = nullptr;
   CHECK_THROWS(lesson08::quad_sgemm(0, 4, 4, 1.0f, none, none, 0.0f, none));
 }

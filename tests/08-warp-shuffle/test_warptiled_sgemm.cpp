@@ -150,36 +150,36 @@ TEST_CASE("the thread tiles cover the block tile once, warp by warp", "[cpu][tas
   CHECK(static_cast<int>(rows.size()) == s.sub_m());
   CHECK(static_cast<int>(cols.size()) == s.sub_n());
   // And the launch planner of tuned_warptiled_sgemm on an H100's 132 SMs (given code).
-  CHECK(lesson08::choose_warptiled_config(4096, 4096, 132) == 0);
-  CHECK(lesson08::choose_warptiled_config(2048, 2048, 132) == 0);
-  CHECK(lesson08::choose_warptiled_config(1024, 1024, 132) == 1);
-  CHECK(lesson08::choose_warptiled_config(1, 1, 132) == 1);
+  CHECK(lesson08::choose_warptiled_config(4096, 4096, course_test::h100_sxm_limits()) == 0);
+  CHECK(lesson08::choose_warptiled_config(2048, 2048, course_test::h100_sxm_limits()) == 0);
+  CHECK(lesson08::choose_warptiled_config(1024, 1024, course_test::h100_sxm_limits()) == 1);
+  CHECK(lesson08::choose_warptiled_config(1, 1, course_test::h100_sxm_limits()) == 1);
 }
 
 TEST_CASE("every warp-tiled configuration is right on the shape grid", "[gpu][task_5]") {
   for (const lesson08::WarpTiledConfig& c : lesson08::warptiled_configs()) {
-    course_test::check_sgemm_on_shapes(c.sgemm, c.name, course::gemm_shape_grid(true));
+    course_test::check_on_shapes(c.run, c.name, course::shape_grid<course::Fp32>(true));
   }
 }
 
 TEST_CASE("tuned_warptiled_sgemm is right on the shape grid", "[gpu][task_5]") {
-  course_test::check_sgemm_on_shapes(&lesson08::tuned_warptiled_sgemm, "tuned_warptiled_sgemm",
-                                     course::gemm_shape_grid(true));
+  course_test::check_on_shapes(&lesson08::tuned_warptiled_sgemm, "tuned_warptiled_sgemm",
+                               course::shape_grid<course::Fp32>(true));
 }
 
 TEST_CASE("ragged along one dimension at a time, on both paths", "[gpu][task_6]") {
   for (const lesson08::WarpTiledConfig& c : lesson08::warptiled_configs()) {
-    course_test::check_sgemm_on_cases(c.sgemm, c.name, edge_cases(c.shape));
+    course_test::check_on_cases(c.run, c.name, edge_cases(c.shape));
   }
 }
 
 TEST_CASE("warptiled_sgemm rejects sizes below 1 before launching", "[gpu][task_6]") {
   // A correct run first: a stub fails here with NOT IMPLEMENTED, not on the checks below.
-  REQUIRE(course::check_sgemm(&lesson08::tuned_warptiled_sgemm, {3, 5, 7, 1.0f, 0.0f}).passed);
+  REQUIRE(course::check_gemm(&lesson08::tuned_warptiled_sgemm, {3, 5, 7, 1.0f, 0.0f}).passed);
   float* none = nullptr;
   const auto& configs = lesson08::warptiled_configs();
-  CHECK_THROWS(configs[0].sgemm(0, 4, 4, 1.0f, none, none, 0.0f, none));
-  CHECK_THROWS(configs[0].sgemm(4, -1, 4, 1.0f, none, none, 0.0f, none));
-  CHECK_THROWS(configs[1].sgemm(4, 4, 0, 1.0f, none, none, 0.0f, none));
+  CHECK_THROWS(configs[0].run(0, 4, 4, 1.0f, none, none, 0.0f, none));
+  CHECK_THROWS(configs[0].run(4, -1, 4, 1.0f, none, none, 0.0f, none));
+  CHECK_THROWS(configs[1].run(4, 4, 0, 1.0f, none, none, 0.0f, none));
   CHECK_THROWS(lesson08::tuned_warptiled_sgemm(4, 4, 0, 1.0f, none, none, 0.0f, none));
 }

@@ -145,8 +145,8 @@ std::vector<EdgeCase> edge_cases() {
   };
 }
 
-void check_edges(const course::SgemmFn& fn, const std::string& label) {
-  course_test::check_sgemm_on_cases(fn, label, edge_cases());
+void check_edges(const course::GemmFn<course::Fp32>& fn, const std::string& label) {
+  course_test::check_on_cases(fn, label, edge_cases());
 }
 
 }  // namespace
@@ -341,26 +341,27 @@ TEST_CASE("the swizzled A tile: the final kernel's shared-memory accesses are co
 // ---- The kernels (task 4 on the GPU) -----------------------------------------------------------
 
 TEST_CASE("padded_sgemm is right on the shape grid", "[gpu][task_2]") {
-  course_test::check_sgemm_on_shapes(&lesson09::padded_sgemm, "padded_sgemm",
-                                     course::gemm_shape_grid(true));
+  course_test::check_on_shapes(&lesson09::padded_sgemm, "padded_sgemm",
+                               course::shape_grid<course::Fp32>(true));
 }
 
 TEST_CASE("swizzled_sgemm is right on the shape grid", "[gpu][task_4]") {
-  course_test::check_sgemm_on_shapes(&lesson09::swizzled_sgemm, "swizzled_sgemm",
-                                     course::gemm_shape_grid(true));
+  course_test::check_on_shapes(&lesson09::swizzled_sgemm, "swizzled_sgemm",
+                               course::shape_grid<course::Fp32>(true));
 }
 
 TEST_CASE("final_sgemm is right on the shape grid", "[gpu][task_4]") {
-  course_test::check_sgemm_on_shapes(&lesson09::final_sgemm, "final_sgemm",
-                                     course::gemm_shape_grid(true));
+  course_test::check_on_shapes(&lesson09::final_sgemm, "final_sgemm",
+                               course::shape_grid<course::Fp32>(true));
 }
 
 TEST_CASE("ragged along one dimension at a time, and the one-float path", "[gpu][task_4]") {
   check_edges(&lesson09::swizzled_sgemm, "swizzled_sgemm");
   check_edges(&lesson09::padded_sgemm, "padded_sgemm");
   // B one float past a 16-byte boundary: the launcher must take the one-float-at-a-time path.
-  const course::SgemmFn misaligned_b = [](int M, int N, int K, float alpha, const float* A,
-                                          const float* B, float beta, float* C) {
+  const course::GemmFn<course::Fp32> misaligned_b = [](int M, int N, int K, float alpha,
+                                                       const float* A, const float* B, float beta,
+                                                       float* C) {
     course::DeviceBuffer<float> shifted(static_cast<std::size_t>(K) * N + 1);
     CUDA_CHECK(cudaMemcpy(shifted.data() + 1, B, sizeof(float) * K * N, cudaMemcpyDeviceToDevice));
     lesson09::swizzled_sgemm(M, N, K, alpha, A, shifted.data() + 1, beta, C);
@@ -369,7 +370,7 @@ TEST_CASE("ragged along one dimension at a time, and the one-float path", "[gpu]
   course::VerifyOptions options;
   options.label = "swizzled_sgemm, B not 16-byte aligned";
   const course::VerifyReport r =
-      course::check_sgemm(misaligned_b, {200, 256, 96, 1.0f, 0.5f}, options);
+      course::check_gemm(misaligned_b, {200, 256, 96, 1.0f, 0.5f}, options);
   INFO("B starts 4 bytes past a 16-byte boundary: copies of B must be 4 bytes each");
   INFO(r.describe());
   CHECK(r.passed);
@@ -377,21 +378,21 @@ TEST_CASE("ragged along one dimension at a time, and the one-float path", "[gpu]
 
 TEST_CASE("every compiled configuration is right", "[gpu][task_4]") {
   // The layouts first: a stub fails here with NOT IMPLEMENTED.
-  REQUIRE(course::check_sgemm(&lesson09::swizzled_sgemm, {33, 65, 17, 1.0f, 0.0f}).passed);
+  REQUIRE(course::check_gemm(&lesson09::swizzled_sgemm, {33, 65, 17, 1.0f, 0.0f}).passed);
   const auto& configs = lesson09::sgemm_configs();
   for (int i = 0; i < static_cast<int>(configs.size()); ++i) {
-    const course::SgemmFn fn = [i](int M, int N, int K, float alpha, const float* A, const float* B,
-                                   float beta, float* C) {
+    const course::GemmFn<course::Fp32> fn = [i](int M, int N, int K, float alpha, const float* A,
+                                                const float* B, float beta, float* C) {
       lesson09::config_sgemm(i, M, N, K, alpha, A, B, beta, C);
     };
-    course_test::check_sgemm_on_shapes(
+    course_test::check_on_shapes(
         fn, configs[i].name,
         {{257, 255, 300, 1.25f, -0.75f}, {300, 512, 64, 1.0f, 0.0f}, {1, 7, 1, 1.0f, 0.0f}});
   }
 }
 
 TEST_CASE("the launchers reject bad shapes before launching", "[gpu][task_4]") {
-  REQUIRE(course::check_sgemm(&lesson09::final_sgemm, {3, 5, 7, 1.0f, 0.0f}).passed);
+  REQUIRE(course::check_gemm(&lesson09::final_sgemm, {3, 5, 7, 1.0f, 0.0f}).passed);
   float* none = nullptr;
   CHECK(course_test::throws_invalid_argument(
       [&] { lesson09::final_sgemm(0, 4, 4, 1.0f, none, none, 0.0f, none); }));

@@ -19,8 +19,8 @@
 #include "smem_tile.hpp"
 #include "wmma_gemm.hpp"
 
-#include "bank_conflicts.hpp"  // lesson 09
-#include "smem_swizzle.hpp"    // lesson 09
+#include "lessons/09-swizzling/bank_conflicts.hpp"  // lesson 09
+#include "lessons/09-swizzling/smem_swizzle.hpp"    // lesson 09
 
 #include "common/gemm_check.hpp"
 
@@ -144,7 +144,7 @@ std::string invalid_argument_message(F f) {
   return "(threw nothing)";
 }
 
-course::Bf16GemmFn config_fn(int index) {
+course::GemmFn<course::Bf16> config_fn(int index) {
   return [index](int M, int N, int K, float alpha, const course::bf16* A, const course::bf16* B,
                  float beta,
                  course::bf16* C) { lesson10::config_gemm(index, M, N, K, alpha, A, B, beta, C); };
@@ -292,8 +292,8 @@ TEST_CASE("the kernel's tiles: lesson 09's swizzle, and no bank conflicts", "[cp
 // ---------------------------------------------------------------------------
 
 TEST_CASE("mma_sync_gemm is right on the shape grid", "[gpu][task_2]") {
-  course_test::check_bf16_on_shapes(&lesson10::mma_sync_gemm, "mma_sync_gemm",
-                                    course::bf16_shape_grid(8, true));
+  course_test::check_on_shapes(&lesson10::mma_sync_gemm, "mma_sync_gemm",
+                               course::shape_grid<course::Bf16>(true));
 }
 
 TEST_CASE("the large tile: ragged along one dimension at a time, K, beta", "[gpu][task_2]") {
@@ -311,15 +311,15 @@ TEST_CASE("the large tile: ragged along one dimension at a time, K, beta", "[gpu
       {{257, 255, 264, 0.5f, -1.5f}, "beta != 0: C is read, scaled and added"},
       {{129, 257, 1024, -1.0f, 0.25f}, "many stages, ragged M and N, negative alpha"},
   };
-  course_test::check_bf16_on_cases(config_fn(large), "mma_sync_gemm (large tile)", cases);
+  course_test::check_on_cases(config_fn(large), "mma_sync_gemm (large tile)", cases);
 }
 
 TEST_CASE("every compiled configuration is right", "[gpu][task_2]") {
   // Your code first: a stub fails here with NOT IMPLEMENTED.
-  REQUIRE(course::check_bf16_gemm(&lesson10::mma_sync_gemm, {33, 65, 24, 1.0f, 0.0f}).passed);
+  REQUIRE(course::check_gemm(&lesson10::mma_sync_gemm, {33, 65, 24, 1.0f, 0.0f}).passed);
   const auto& configs = lesson10::mma_configs();
   for (int i = 0; i < static_cast<int>(configs.size()); ++i) {
-    course_test::check_bf16_on_shapes(
+    course_test::check_on_shapes(
         config_fn(i), configs[i].name,
         {{257, 255, 264, 1.25f, -0.75f}, {300, 512, 72, 1.0f, 0.0f}, {1, 7, 8, 1.0f, 0.0f}});
   }
@@ -328,13 +328,13 @@ TEST_CASE("every compiled configuration is right", "[gpu][task_2]") {
 TEST_CASE("wmma_gemm (given) is right on the shape grid", "[gpu][task_2]") {
   // Given code, graded once your mma.sync kernel runs, so that an untouched lesson reads as not
   // started rather than half done.
-  REQUIRE(course::check_bf16_gemm(&lesson10::mma_sync_gemm, {7, 13, 8, 1.0f, 0.0f}).passed);
-  course_test::check_bf16_on_shapes(&lesson10::wmma_gemm, "wmma_gemm",
-                                    course::bf16_shape_grid(8, true));
+  REQUIRE(course::check_gemm(&lesson10::mma_sync_gemm, {7, 13, 8, 1.0f, 0.0f}).passed);
+  course_test::check_on_shapes(&lesson10::wmma_gemm, "wmma_gemm",
+                               course::shape_grid<course::Bf16>(true));
 }
 
 TEST_CASE("the launchers reject bad shapes before launching", "[gpu][task_2]") {
-  REQUIRE(course::check_bf16_gemm(&lesson10::mma_sync_gemm, {3, 5, 8, 1.0f, 0.0f}).passed);
+  REQUIRE(course::check_gemm(&lesson10::mma_sync_gemm, {3, 5, 8, 1.0f, 0.0f}).passed);
   course::bf16* none = nullptr;
   const std::string k_msg = "K must be a multiple of 8";
   const std::string dim_msg = "every dimension must be at least 1";

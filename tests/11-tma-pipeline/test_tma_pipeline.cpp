@@ -356,7 +356,7 @@ void check_given_orders_and_layouts() {
 TEST_CASE("every rung on the shape grid", "[gpu][task_2]") {
   check_given_orders_and_layouts();
   for (const lesson11::Rung& r : all_kernels()) {
-    course_test::check_bf16_on_shapes(r.fn, r.name, course::bf16_shape_grid());
+    course_test::check_on_shapes(r.run, r.name, course::shape_grid<course::Bf16>());
   }
 }
 
@@ -372,7 +372,7 @@ TEST_CASE("every rung on problems ragged in one dimension at a time", "[gpu][tas
       {{2048, 2048, 4096, 1.0f, 0.0f}, "more tiles than SMs: several tiles per persistent block"},
   };
   for (const lesson11::Rung& r : all_kernels()) {
-    course_test::check_bf16_on_cases(r.fn, r.name, cases);
+    course_test::check_on_cases(r.run, r.name, cases);
   }
 }
 
@@ -393,7 +393,7 @@ TEST_CASE("every rung on problems whose tiles stream-K splits along K", "[gpu][t
        "the same with the register epilogue (N odd) and beta != 0, every row checked"},
   };
   for (const lesson11::Rung& r : all_kernels()) {
-    course_test::check_bf16_on_cases(r.fn, r.name, cases);
+    course_test::check_on_cases(r.run, r.name, cases);
   }
 }
 
@@ -403,12 +403,12 @@ TEST_CASE("the launchers check K, the sizes and alignment before launching", "[g
     INFO(r.name);
     // The valid neighbour of the refused problems runs and is right: refusing is not all a
     // launcher does (and a stub fails here, as everywhere, with NOT IMPLEMENTED).
-    course_test::check_bf16_on_shapes(r.fn, r.name, {{64, 64, 64, 1.0f, 0.0f}});
+    course_test::check_on_shapes(r.run, r.name, {{64, 64, 64, 1.0f, 0.0f}});
     CHECK(course_test::throws_invalid_argument(
-        [&] { r.fn(64, 64, 60, 1.0f, A.data(), B.data(), 0.0f, C.data()); }));  // K % 8 != 0
+        [&] { r.run(64, 64, 60, 1.0f, A.data(), B.data(), 0.0f, C.data()); }));  // K % 8 != 0
     CHECK(course_test::throws_invalid_argument(
-        [&] { r.fn(0, 64, 64, 1.0f, A.data(), B.data(), 0.0f, C.data()); }));
+        [&] { r.run(0, 64, 64, 1.0f, A.data(), B.data(), 0.0f, C.data()); }));
     CHECK(course_test::throws_invalid_argument(
-        [&] { r.fn(8, 8, 8, 1.0f, A.data() + 1, B.data(), 0.0f, C.data()); }));  // misaligned
+        [&] { r.run(8, 8, 8, 1.0f, A.data() + 1, B.data(), 0.0f, C.data()); }));  // misaligned
   }
 }

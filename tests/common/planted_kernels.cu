@@ -1,6 +1,7 @@
 #include "planted_kernels.hpp"
 
 #include "common/check.hpp"
+#include "common/device.hpp"
 #include "common/verify.hpp"
 
 #include <cstdint>
@@ -190,10 +191,8 @@ void sgemm(Fault fault, int M, int N, int K, float alpha, const float* A, const 
 
 void gemm_bf16(Bf16Fault fault, int M, int N, int K, float alpha, const course::bf16* A,
                const course::bf16* B, float beta, course::bf16* C) {
-  int device = 0, major = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  if (major < 8) throw std::runtime_error("planted::gemm_bf16 needs compute capability 8.0");
+  if (course::current_device_info().cc() < 80)
+    throw std::runtime_error("planted::gemm_bf16 needs compute capability 8.0");
   mma_bf16<<<dim3((N + 15) / 16, (M + 15) / 16), 32>>>(fault, M, N, K, alpha, A, B, beta, C);
   CHECK_LAUNCH();
 }

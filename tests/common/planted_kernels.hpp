@@ -1,6 +1,6 @@
 // Deliberately broken GEMM kernels, one fault each, to prove on a real GPU that the checks of
 // common/ catch and name every fault the design lists, on the first shape of the grid that fails.
-// Host launchers with the SgemmFn / Bf16GemmFn signatures.
+// Host launchers with the GemmFn<Fp32> / GemmFn<Bf16> signatures.
 #pragma once
 
 #include "common/gemm.hpp"

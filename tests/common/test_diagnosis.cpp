@@ -24,7 +24,7 @@ using course::bf16;
 using course::GemmShape;
 using course::VerifyReport;
 
-// ---- FP32: one problem laid out as check_sgemm lays it out
+// ---- FP32: one problem laid out as check_gemm lays it out
 // ----------------------------------------
 
 struct Run {
@@ -61,7 +61,7 @@ struct Run {
     for (int k = 0; k < k_end; ++k) acc += a(i, k) * b(k, j);
     return acc;
   }
-  VerifyReport check() const { return course::verify_sgemm(s, A, B, C0, out); }
+  VerifyReport check() const { return course::verify_gemm(s, A, B, C0, out); }
 };
 
 using Fp32Kernel = std::function<void(Run&)>;
@@ -158,7 +158,7 @@ VerifyReport first_failure(const Fp32Kernel& kernel, const std::vector<GemmShape
   return {};
 }
 
-// check_sgemm's probe, on the CPU: the first probe shape, checked and added to the report.
+// check_gemm's probe, on the CPU: the first probe shape, checked and added to the report.
 void probe(VerifyReport& rep, const Fp32Kernel& kernel) {
   Run r(course::probe_shapes(false).front());
   kernel(r);
@@ -170,7 +170,7 @@ bool says(const VerifyReport& r, const std::string& text) {
 }
 
 std::vector<GemmShape> small_grid() {
-  return course::gemm_shape_grid(false);
+  return course::shape_grid<course::Fp32>(false);
 }
 
 // ---- bf16: A M x K, B N x K, C bf16
@@ -183,10 +183,10 @@ struct RunBf16 {
 
   explicit RunBf16(const GemmShape& shape) : s(shape), band(course::guard_band(shape.M, shape.N)) {
     const std::string tag = " " + s.str();
-    A = course::random_matrix_bf16(s.M, s.K, course::derive_seed("A" + tag));
-    B = course::random_matrix_bf16(s.N, s.K, course::derive_seed("B" + tag));
-    C0 = course::random_matrix_bf16(s.M, s.N, course::derive_seed("C" + tag));
-    out = course::make_guarded_output_bf16(s, C0);
+    A = course::random_matrix<course::bf16>(s.M, s.K, course::derive_seed("A" + tag));
+    B = course::random_matrix<course::bf16>(s.N, s.K, course::derive_seed("B" + tag));
+    C0 = course::random_matrix<course::bf16>(s.M, s.N, course::derive_seed("C" + tag));
+    out = course::make_guarded_output(s, C0);
   }
   // A and B zero outside the matrices (the zero-filled tiles of a tensor-core kernel).
   float a(int i, int k) const {
@@ -200,7 +200,7 @@ struct RunBf16 {
     const float old = s.beta != 0.0f ? s.beta * __bfloat162float(c) : 0.0f;
     c = __float2bfloat16(s.alpha * acc + old);
   }
-  VerifyReport check() const { return course::verify_bf16_gemm(s, A, B, C0, out); }
+  VerifyReport check() const { return course::verify_gemm(s, A, B, C0, out); }
 };
 
 using Bf16Kernel = std::function<void(RunBf16&)>;
@@ -236,7 +236,7 @@ void c_rows_swapped(RunBf16& r) {
 }
 
 VerifyReport first_failure_bf16(const Bf16Kernel& kernel) {
-  for (const GemmShape& s : course::bf16_shape_grid(8, false)) {
+  for (const GemmShape& s : course::shape_grid<course::Bf16>(false)) {
     RunBf16 r(s);
     kernel(r);
     VerifyReport rep = r.check();
@@ -522,7 +522,7 @@ TEST_CASE("the diagnosis of a large sampled problem takes seconds", "[cpu][verif
   const std::size_t band = course::guard_band(s.M, s.N);
   for (std::size_t e = 0; e < noise.size(); ++e) out[band + e] = noise[e];
   const auto start = std::chrono::steady_clock::now();
-  const VerifyReport r = course::verify_sgemm(s, A, B, C0, out);
+  const VerifyReport r = course::verify_gemm(s, A, B, C0, out);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   INFO(r.describe() << "took " << seconds << " s");

@@ -15,8 +15,8 @@
 
 TEST_CASE("cuBLAS SGEMM (row-major) agrees with Eigen on the shape grid", "[gpu][cublas]") {
   course::CublasHandle handle;
-  for (const auto& s : course::gemm_shape_grid(true)) {
-    auto r = course::check_sgemm(course::cublas_sgemm_fn(handle.get()), s);
+  for (const auto& s : course::shape_grid<course::Fp32>(true)) {
+    auto r = course::check_gemm(course::cublas_gemm_fn<course::Fp32>(handle.get()), s);
     INFO(r.describe());
     CHECK(r.passed);
   }
@@ -24,8 +24,8 @@ TEST_CASE("cuBLAS SGEMM (row-major) agrees with Eigen on the shape grid", "[gpu]
 
 TEST_CASE("cuBLAS bf16 GEMM (A MxK, B NxK) agrees with Eigen on the shape grid", "[gpu][cublas]") {
   course::CublasHandle handle;
-  for (const auto& s : course::gemm_shape_grid(true)) {
-    auto r = course::check_bf16_gemm(course::cublas_gemm_bf16_fn(handle.get()), s);
+  for (const auto& s : course::shape_grid<course::Fp32>(true)) {
+    auto r = course::check_gemm(course::cublas_gemm_fn<course::Bf16>(handle.get()), s);
     INFO(r.describe());
     CHECK(r.passed);
   }
@@ -52,7 +52,7 @@ TEST_CASE("planted faults in real kernels are caught and named", "[gpu][verify]"
     auto fn = [&](int M, int N, int K, float a, const float* A, const float* B, float b, float* C) {
       planted::sgemm(c.fault, M, N, K, a, A, B, b, C);
     };
-    auto r = course::check_sgemm(fn, c.shape);
+    auto r = course::check_gemm(fn, c.shape);
     INFO("planted fault " << static_cast<int>(c.fault) << "\n" << r.describe());
     if (std::string(c.expect).empty()) {
       CHECK(r.passed);
@@ -82,7 +82,7 @@ course::VerifyReport first_failure(const std::vector<course::GemmShape>& grid, c
 
 TEST_CASE("the first failing shape of the grid names the planted cause", "[gpu][verify]") {
   // What a learner's watch screen shows is the first failure of the grader's grid: it must name
-  // the cause, by itself or through the probe shape that check_sgemm adds when it cannot.
+  // the cause, by itself or through the probe shape that check_gemm adds when it cannot.
   using planted::Fault;
   struct Case {
     Fault fault;
@@ -103,8 +103,8 @@ TEST_CASE("the first failing shape of the grid names the planted cause", "[gpu][
       planted::sgemm(c.fault, M, N, K, a, A, B, b, C);
     };
     const course::VerifyReport r =
-        first_failure(course::gemm_shape_grid(true),
-                      [&](const course::GemmShape& s) { return course::check_sgemm(fn, s); });
+        first_failure(course::shape_grid<course::Fp32>(true),
+                      [&](const course::GemmShape& s) { return course::check_gemm(fn, s); });
     INFO("planted fault " << static_cast<int>(c.fault) << "\n" << r.describe());
     REQUIRE_FALSE(r.passed);
     CHECK(r.cause_id == c.id);
@@ -124,8 +124,8 @@ TEST_CASE("bf16 on tensor cores: ldmatrix and fragment faults named on the first
                    float b, course::bf16* C) { planted::gemm_bf16(fault, M, N, K, a, A, B, b, C); };
   };
   auto first = [&](Bf16Fault fault) {
-    return first_failure(course::bf16_shape_grid(8, true), [&](const course::GemmShape& s) {
-      return course::check_bf16_gemm(kernel(fault), s);
+    return first_failure(course::shape_grid<course::Bf16>(true), [&](const course::GemmShape& s) {
+      return course::check_gemm(kernel(fault), s);
     });
   };
   {
@@ -150,8 +150,8 @@ TEST_CASE("bf16 on tensor cores: ldmatrix and fragment faults named on the first
 
 TEST_CASE("timing: events, median, and % of cuBLAS in one process", "[gpu][timing]") {
   course::CublasHandle handle;
-  auto b = course::bench_sgemm_vs_cublas(course::cublas_sgemm_fn(handle.get()), 512, 512, 512,
-                                         {1, 5, true});
+  auto b = course::bench_vs_cublas(course::cublas_gemm_fn<course::Fp32>(handle.get()), 512, 512,
+                                   512, {1, 5, true});
   CHECK(b.kernel.reps == 5);
   CHECK(b.kernel.median_ms > 0);
   CHECK(b.cublas.median_ms > 0);

@@ -46,7 +46,7 @@ struct Planted {
   }
   float& at(int i, int j) { return out[band + std::size_t(i) * s.N + j]; }
   course::VerifyReport check(course::VerifyOptions o = {}) {
-    return course::verify_sgemm(s, A, B, C0, out, o);
+    return course::verify_gemm(s, A, B, C0, out, o);
   }
 };
 
@@ -304,10 +304,10 @@ TEST_CASE("tolerance edges: just inside passes, just outside fails", "[cpu][veri
 
 TEST_CASE("the bf16 check: B is N x K, bf16 tolerance, faults caught", "[cpu][verify]") {
   const GemmShape s{19, 23, 64, 1.0f, 0.5f};
-  auto A = course::random_matrix_bf16(s.M, s.K, course::derive_seed("bf A"));
-  auto B = course::random_matrix_bf16(s.N, s.K, course::derive_seed("bf B"));
-  auto C0 = course::random_matrix_bf16(s.M, s.N, course::derive_seed("bf C"));
-  auto out = course::make_guarded_output_bf16(s, C0);
+  auto A = course::random_matrix<course::bf16>(s.M, s.K, course::derive_seed("bf A"));
+  auto B = course::random_matrix<course::bf16>(s.N, s.K, course::derive_seed("bf B"));
+  auto C0 = course::random_matrix<course::bf16>(s.M, s.N, course::derive_seed("bf C"));
+  auto out = course::make_guarded_output(s, C0);
   const std::size_t band = course::guard_band(s.M, s.N);
   for (int i = 0; i < s.M; ++i)
     for (int j = 0; j < s.N; ++j) {
@@ -317,12 +317,12 @@ TEST_CASE("the bf16 check: B is N x K, bf16 tolerance, faults caught", "[cpu][ve
       acc = s.alpha * acc + s.beta * double(__bfloat162float(C0[i * s.N + j]));
       out[band + i * s.N + j] = __float2bfloat16(static_cast<float>(acc));
     }
-  auto r = course::verify_bf16_gemm(s, A, B, C0, out);
+  auto r = course::verify_gemm(s, A, B, C0, out);
   INFO(r.describe());
   CHECK(r.passed);
   CHECK(r.frobenius_limit == 1e-2);
   out[band + 3 * s.N + 4] = __float2bfloat16(__bfloat162float(out[band + 3 * s.N + 4]) + 1.0f);
-  auto bad = course::verify_bf16_gemm(s, A, B, C0, out);
+  auto bad = course::verify_gemm(s, A, B, C0, out);
   INFO(bad.describe());
   CHECK_FALSE(bad.passed);
   REQUIRE_FALSE(bad.mismatches.empty());

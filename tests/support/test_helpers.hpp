@@ -1,12 +1,13 @@
 /// \file test_helpers.hpp
-/// \brief Small helpers that several graders share: a precondition check, a device attribute, and
-/// an SGEMM checked over a list of shapes. Header-only; tests/support is on every test's include
-/// path, so `#include "test_helpers.hpp"`.
+/// \brief Small helpers that several graders share: a precondition check, a device attribute, a
+/// GEMM of either precision checked over a list of shapes, and a GPU's published limits.
+/// Header-only; tests/support is on every test's include path, so `#include "test_helpers.hpp"`.
 #pragma once
 
 #include "catch_compat.hpp"
 
 #include "common/check.hpp"
+#include "common/device.hpp"
 #include "common/gemm.hpp"
 #include "common/gemm_check.hpp"
 
@@ -40,43 +41,20 @@ inline int device_attribute(int device, cudaDeviceAttr attribute) {
   return value;
 }
 
-namespace detail {
-inline course::VerifyReport check_gemm(const course::SgemmFn& fn, const course::GemmShape& s,
-                                       const course::VerifyOptions& o) {
-  return course::check_sgemm(fn, s, o);
-}
-inline course::VerifyReport check_gemm(const course::Bf16GemmFn& fn, const course::GemmShape& s,
-                                       const course::VerifyOptions& o) {
-  return course::check_bf16_gemm(fn, s, o);
-}
-}  // namespace detail
-
-/// Runs `fn` (an SgemmFn or a Bf16GemmFn) on every shape (fresh random inputs, C poisoned and
-/// guarded by canaries) and checks it against Eigen with course::check_sgemm or
-/// course::check_bf16_gemm; a failing shape fails a CHECK and prints the full diagnosis. `label`
-/// names the kernel in the reports.
+/// Runs `fn` (a GEMM of either precision: its signature picks course::check_gemm's overload) on
+/// every shape (fresh random inputs, C poisoned and guarded by canaries) and checks it against
+/// Eigen; a failing shape fails a CHECK and prints the full diagnosis. `label` names the kernel in
+/// the reports.
 template <typename Fn>
-void check_gemm_on_shapes(const Fn& fn, const std::string& label,
-                          const std::vector<course::GemmShape>& shapes) {
+void check_on_shapes(const Fn& fn, const std::string& label,
+                     const std::vector<course::GemmShape>& shapes) {
   for (const course::GemmShape& shape : shapes) {
     course::VerifyOptions options;
     options.label = label;
-    const course::VerifyReport r = detail::check_gemm(fn, shape, options);
+    const course::VerifyReport r = course::check_gemm(fn, shape, options);
     INFO(r.describe());
     CHECK(r.passed);
   }
-}
-
-/// check_gemm_on_shapes for FP32 kernels.
-inline void check_sgemm_on_shapes(const course::SgemmFn& fn, const std::string& label,
-                                  const std::vector<course::GemmShape>& shapes) {
-  check_gemm_on_shapes(fn, label, shapes);
-}
-
-/// check_gemm_on_shapes for bf16 kernels.
-inline void check_bf16_on_shapes(const course::Bf16GemmFn& fn, const std::string& label,
-                                 const std::vector<course::GemmShape>& shapes) {
-  check_gemm_on_shapes(fn, label, shapes);
 }
 
 /// A problem shape chosen to hit one edge path, and what a failure on it would mean.
@@ -85,30 +63,37 @@ struct EdgeCase {
   std::string what;
 };
 
-/// check_gemm_on_shapes for edge cases: a failure also says which edge the shape exercises.
+/// check_on_shapes for edge cases: a failure also says which edge the shape exercises.
 template <typename Fn>
-void check_gemm_on_cases(const Fn& fn, const std::string& label,
-                         const std::vector<EdgeCase>& cases) {
+void check_on_cases(const Fn& fn, const std::string& label, const std::vector<EdgeCase>& cases) {
   for (const EdgeCase& e : cases) {
     course::VerifyOptions options;
     options.label = label;
-    const course::VerifyReport r = detail::check_gemm(fn, e.shape, options);
+    const course::VerifyReport r = course::check_gemm(fn, e.shape, options);
     INFO(label << " on " << e.shape.str() << ": " << e.what);
     INFO(r.describe());
     CHECK(r.passed);
   }
 }
 
-/// check_gemm_on_cases for FP32 kernels.
-inline void check_sgemm_on_cases(const course::SgemmFn& fn, const std::string& label,
-                                 const std::vector<EdgeCase>& cases) {
-  check_gemm_on_cases(fn, label, cases);
-}
-
-/// check_gemm_on_cases for bf16 kernels.
-inline void check_bf16_on_cases(const course::Bf16GemmFn& fn, const std::string& label,
-                                const std::vector<EdgeCase>& cases) {
-  check_gemm_on_cases(fn, label, cases);
+/// The published limits of an H100 SXM (compute capability 9.0, 132 SMs), as probe_device() fills
+/// them in on one: for the lessons' choices of a configuration, run on the CPU.
+inline course::DeviceLimits h100_sxm_limits() {
+  course::DeviceLimits l;
+  l.cc_major = 9;
+  l.cc_minor = 0;
+  l.sm_count = 132;
+  l.warp_size = 32;
+  l.max_threads_per_sm = 2048;
+  l.max_threads_per_block = 1024;
+  l.max_blocks_per_sm = 32;
+  l.regs_per_sm = 65536;
+  l.regs_per_block = 65536;
+  l.smem_per_sm_bytes = 228 * 1024;
+  l.smem_per_block_bytes = 48 * 1024;
+  l.smem_per_block_optin_bytes = 227 * 1024;
+  l.smem_reserved_per_block_bytes = 1024;
+  return l;
 }
 
 }  // namespace course_test

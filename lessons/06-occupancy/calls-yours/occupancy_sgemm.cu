@@ -6,9 +6,11 @@
 //
 // Row-major everywhere; x is the column, y the row.
 #include "occupancy_sgemm.hpp"
-#include "tiled_sgemm.hpp"  // lesson 05's tiled kernel, from its reference solution
+
+#include "lessons/05-tiling/tiled_sgemm.hpp"  // lesson 05's tiled kernel (its solution)
 
 #include "common/check.hpp"
+#include "common/device.hpp"
 #include "common/gemm.hpp"
 #include "common/timing.hpp"
 
@@ -111,32 +113,57 @@ __global__ void __launch_bounds__(BN* BM / ROWS, MIN_BLOCKS)
 
 namespace {
 
-// One compiled configuration: its description and its kernel.
+// Per device, once: the limits, the SM count, and each candidate's usage with its attributes set.
+struct DeviceContext {
+  SmLimits sm;
+  int sm_count = 0;
+  std::vector<LaunchCandidate> candidates;
+};
+
+const DeviceContext& context();
+
+// Configuration <BM, BN, BK, ROWS, MIN_BLOCKS>, with `padding_smem_bytes` of dynamic shared memory
+// that the kernel never touches (see tuned_config_sgemm).
+template <int BM, int BN, int BK, int ROWS, int MIN_BLOCKS>
+void launch_tuned(std::size_t padding_smem_bytes, int M, int N, int K, float alpha, const float* A,
+                  const float* B, float beta, float* C) {
+  course::require_gemm_shape("tuned_tiled_sgemm", M, N, K, (static_cast<long>(M) + BM - 1) / BM);
+  context();  // attributes set (the dynamic shared-memory limit, the carve-out)
+  const dim3 grid((N + BN - 1) / BN, (M + BM - 1) / BM);
+  tuned_tile_kernel<BM, BN, BK, ROWS, MIN_BLOCKS>
+      <<<grid, BN * BM / ROWS, padding_smem_bytes>>>(M, N, K, alpha, A, B, beta, C);
+  CHECK_LAUNCH();
+}
+
+template <int BM, int BN, int BK, int ROWS, int MIN_BLOCKS>
+void run_tuned(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
+               float* C) {
+  launch_tuned<BM, BN, BK, ROWS, MIN_BLOCKS>(0, M, N, K, alpha, A, B, beta, C);
+}
+
+// One compiled configuration: its entry in the table of variants, and its launcher with padding.
 struct TunedEntry {
   TunedConfig config;
-  const void* kernel;
-  void (*launch)(dim3 grid, std::size_t smem, int M, int N, int K, float alpha, const float* A,
+  void (*launch)(std::size_t padding_smem_bytes, int M, int N, int K, float alpha, const float* A,
                  const float* B, float beta, float* C);
 };
 
 template <int BM, int BN, int BK, int ROWS, int MIN_BLOCKS>
 TunedEntry make_entry() {
   TunedEntry e;
-  e.config.name = "tuned " + std::to_string(BM) + "x" + std::to_string(BN);
-  e.config.tile_m = BM;
-  e.config.tile_n = BN;
-  e.config.tile_k = BK;
-  e.config.rows_per_thread = ROWS;
-  e.config.threads = BN * BM / ROWS;
-  e.config.min_blocks = MIN_BLOCKS;
-  e.kernel = reinterpret_cast<const void*>(&tuned_tile_kernel<BM, BN, BK, ROWS, MIN_BLOCKS>);
-  e.config.kernel = e.kernel;
-  e.launch = [](dim3 grid, std::size_t smem, int M, int N, int K, float alpha, const float* A,
-                const float* B, float beta, float* C) {
-    tuned_tile_kernel<BM, BN, BK, ROWS, MIN_BLOCKS>
-        <<<grid, BN * BM / ROWS, smem>>>(M, N, K, alpha, A, B, beta, C);
-    CHECK_LAUNCH();
-  };
+  TunedConfig& c = e.config;
+  c.name = "tuned " + std::to_string(BM) + "x" + std::to_string(BN);
+  c.kernel = reinterpret_cast<const void*>(&tuned_tile_kernel<BM, BN, BK, ROWS, MIN_BLOCKS>);
+  c.threads = BN * BM / ROWS;
+  c.min_blocks = MIN_BLOCKS;
+  // FLOP per byte loaded from global memory: 2 BM BN / (4 (BM + BN)) for a BM x BN block tile.
+  c.intensity = 2.0 * BM * BN / (4.0 * (BM + BN));
+  c.run = &run_tuned<BM, BN, BK, ROWS, MIN_BLOCKS>;
+  c.tile_m = BM;
+  c.tile_n = BN;
+  c.tile_k = BK;
+  c.rows_per_thread = ROWS;
+  e.launch = &launch_tuned<BM, BN, BK, ROWS, MIN_BLOCKS>;
   return e;
 }
 
@@ -153,23 +180,17 @@ const std::vector<TunedEntry>& entries() {
 }
 //! [configs]
 
-// Per device, once: the limits, the SM count, and each candidate's usage with its attributes set.
-struct DeviceContext {
-  SmLimits sm;
-  int sm_count = 0;
-  std::vector<LaunchCandidate> candidates;
-};
-
 //! [prepare]
 DeviceContext prepare(int device) {
   DeviceContext ctx;
   ctx.sm = query_sm_limits(device);
-  CUDA_CHECK(cudaDeviceGetAttribute(&ctx.sm_count, cudaDevAttrMultiProcessorCount, device));
+  ctx.sm_count = course::current_device_info().limits.sm_count;
   for (const TunedEntry& e : entries()) {
-    KernelUsage u = kernel_usage(e.kernel, e.config.threads, 0);
+    const void* kernel = e.config.kernel;
+    KernelUsage u = kernel_usage(kernel, e.config.threads, 0);
     // Let the kernel take up to the per-block maximum of dynamic shared memory (for padding).
     CUDA_CHECK(cudaFuncSetAttribute(
-        e.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
         static_cast<int>(ctx.sm.smem_per_block_optin_bytes - u.static_smem_bytes)));
     // The carve-out: the smallest shared-memory configuration that still holds every block the
     // calculator allows, so the rest of the 256 KiB L1/shared block is L1 cache. p% of the
@@ -183,8 +204,8 @@ DeviceContext prepare(int device) {
       const std::size_t size = smem_capacity_bytes(ctx.sm, 0, needed);
       const int percent = static_cast<int>(100 * size / ctx.sm.smem_per_sm_bytes);
       CUDA_CHECK(
-          cudaFuncSetAttribute(e.kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent));
-      u = kernel_usage(e.kernel, e.config.threads, 0);  // now with the carve-out
+          cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent));
+      u = kernel_usage(kernel, e.config.threads, 0);  // now with the carve-out
     }
     ctx.candidates.push_back({e.config.name, e.config.tile_m, e.config.tile_n, u});
   }
@@ -205,10 +226,13 @@ const DeviceContext& context() {
 
 }  // namespace
 
-std::vector<TunedConfig> tuned_configs() {
-  std::vector<TunedConfig> out;
-  for (const TunedEntry& e : entries()) out.push_back(e.config);
-  return out;
+const std::vector<TunedConfig>& tuned_configs() {
+  static const std::vector<TunedConfig> configs = [] {
+    std::vector<TunedConfig> out;
+    for (const TunedEntry& e : entries()) out.push_back(e.config);
+    return out;
+  }();
+  return configs;
 }
 
 void prepare_tuned_kernels() {
@@ -216,11 +240,18 @@ void prepare_tuned_kernels() {
 }
 
 std::vector<LessonKernel> lesson_kernels() {
-  std::vector<LessonKernel> out = {
-      {"tiled_sgemm<16> (lesson 05)", lesson05::tiled_sgemm_kernel<16>(), 16 * 16},
-      {"tiled_sgemm<32> (lesson 05)", lesson05::tiled_sgemm_kernel<32>(), 32 * 32},
-  };
-  for (const TunedEntry& e : entries()) out.push_back({e.config.name, e.kernel, e.config.threads});
+  std::vector<LessonKernel> out(2);
+  out[0].name = "tiled_sgemm<16> (lesson 05)";
+  out[0].kernel = lesson05::tiled_sgemm_kernel<16>();
+  out[0].threads = 16 * 16;
+  out[0].intensity = 16 / 4.0;  // TILE / 4 FLOP per byte for a TILE x TILE tile
+  out[0].run = &lesson05::tiled_sgemm<16>;
+  out[1].name = "tiled_sgemm<32> (lesson 05)";
+  out[1].kernel = lesson05::tiled_sgemm_kernel<32>();
+  out[1].threads = 32 * 32;
+  out[1].intensity = 32 / 4.0;
+  out[1].run = &lesson05::tiled_sgemm<32>;
+  for (const TunedEntry& e : entries()) out.push_back(e.config);
   return out;
 }
 
@@ -240,13 +271,7 @@ void tuned_config_sgemm(int index, std::size_t padding_smem_bytes, int M, int N,
   if (index < 0 || index >= static_cast<int>(entries().size())) {
     throw std::invalid_argument("tuned_config_sgemm: no configuration " + std::to_string(index));
   }
-  const TunedEntry& e = entries()[index];
-  course::require_gemm_shape("tuned_tiled_sgemm", M, N, K,
-                             (static_cast<long>(M) + e.config.tile_m - 1) / e.config.tile_m);
-  context();  // attributes set (the dynamic shared-memory limit, the carve-out)
-  const dim3 grid((N + e.config.tile_n - 1) / e.config.tile_n,
-                  (M + e.config.tile_m - 1) / e.config.tile_m);
-  e.launch(grid, padding_smem_bytes, M, N, K, alpha, A, B, beta, C);
+  entries()[index].launch(padding_smem_bytes, M, N, K, alpha, A, B, beta, C);
 }
 
 void tuned_tiled_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
@@ -288,10 +313,10 @@ const void* spin_kernel() {
 std::vector<WaveStep> measure_wave_quantization(const std::vector<long long>& grids,
                                                 int threads_per_block, int blocks_per_sm,
                                                 double spin_us, int reps, int warmup) {
-  int device = 0, clock_khz = 0, sm_count = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+  const course::DeviceInfo& device = course::current_device_info();
+  const int clock_khz = device.sm_clock_khz, sm_count = device.limits.sm_count;
+  if (clock_khz <= 0)
+    throw std::runtime_error("the wave demo: the SM clock of this GPU is unknown");
   const long long cycles = static_cast<long long>(spin_us * 1e-6 * clock_khz * 1e3);
   course::TimingOptions timing;
   timing.reps = reps;

@@ -13,6 +13,7 @@
 #include "warptiled_sgemm.hpp"
 
 #include "common/check.hpp"
+#include "common/device.hpp"
 #include "common/gemm.hpp"
 
 #include <cuda_runtime.h>
@@ -255,10 +256,12 @@ WarpTiledConfig make_config() {
   c.name = "warptiled " + std::to_string(BM) + "x" + std::to_string(BN) + "x" + std::to_string(BK) +
            " w" + std::to_string(WM) + "x" + std::to_string(WN) + " t" +
            std::to_string(WM_ITER * TM) + "x" + std::to_string(WN_ITER * TN);
-  c.min_blocks = MIN_BLOCKS;
   c.kernel = reinterpret_cast<const void*>(
       &warptiled_sgemm_kernel<BM, BN, BK, WM, WN, WM_ITER, WN_ITER, TM, TN, MIN_BLOCKS, true>);
-  c.sgemm = &warptiled_sgemm<BM, BN, BK, WM, WN, WM_ITER, WN_ITER, TM, TN, MIN_BLOCKS>;
+  c.threads = c.shape.threads();
+  c.min_blocks = MIN_BLOCKS;
+  c.intensity = c.shape.intensity();
+  c.run = &warptiled_sgemm<BM, BN, BK, WM, WN, WM_ITER, WN_ITER, TM, TN, MIN_BLOCKS>;
   return c;
 }
 
@@ -284,7 +287,8 @@ const std::vector<WarpTiledConfig>& warptiled_configs() {
 //! [configs]
 
 //! [choose]
-int choose_warptiled_config(int M, int N, int sm_count) {
+int choose_warptiled_config(int M, int N, const course::DeviceLimits& device) {
+  const int sm_count = device.sm_count;
   const WarpTileShape& big = warptiled_configs()[0].shape;
   const long long blocks = ((static_cast<long long>(M) + big.bm - 1) / big.bm) *
                            ((static_cast<long long>(N) + big.bn - 1) / big.bn);
@@ -297,10 +301,8 @@ int choose_warptiled_config(int M, int N, int sm_count) {
 void tuned_warptiled_sgemm(int M, int N, int K, float alpha, const float* A, const float* B,
                            float beta, float* C) {
   course::require_gemm_shape("tuned_warptiled_sgemm", M, N, K, 0);
-  int device = 0, sm_count = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-  warptiled_configs()[choose_warptiled_config(M, N, sm_count)].sgemm(M, N, K, alpha, A, B, beta, C);
+  const course::DeviceLimits& device = course::current_device_info().limits;
+  warptiled_configs()[choose_warptiled_config(M, N, device)].run(M, N, K, alpha, A, B, beta, C);
 }
 
 }  // namespace lesson08

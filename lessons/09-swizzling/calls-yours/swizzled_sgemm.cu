@@ -9,15 +9,15 @@
 #include "swizzled_sgemm.hpp"
 
 #include "common/check.hpp"
+#include "common/device.hpp"
 #include "common/gemm.hpp"
 #include "common/todo.hpp"
+#include "common/variants.hpp"
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
-#include <set>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -465,30 +465,15 @@ void check_layout() {
 }
 //! [check_layout]
 
-// Above 48 KB of dynamic shared memory a kernel must opt in, once per device.
-template <class T>
-void allow_smem() {
-  if (T::kSmemBytes <= 48 * 1024) return;
-  static std::mutex mutex;
-  static std::set<int> done;
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  std::lock_guard<std::mutex> lock(mutex);
-  if (done.count(device) == 0) {
-    CUDA_CHECK(cudaFuncSetAttribute(swizzled_sgemm_kernel<T>,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(T::kSmemBytes)));
-    done.insert(device);
-  }
-}
-
 //! [launch]
 template <class T>
 void run_tile(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
               float* C) {
   course::require_gemm_shape("swizzled_sgemm", M, N, K, (static_cast<long>(M) + T::BM - 1) / T::BM);
   check_layout<T>();
-  allow_smem<T>();
+  // Above 48 KB of dynamic shared memory a kernel must opt in, once per device.
+  course::allow_dynamic_shared_memory(reinterpret_cast<const void*>(&swizzled_sgemm_kernel<T>),
+                                      T::kSmemBytes);
   // float4 copies of B and float4 writes of C need every row of B and C to start 16-byte aligned.
   const bool vec = N % 4 == 0 && aligned16(B) && aligned16(C);
   const dim3 grid((N + T::BN - 1) / T::BN, (M + T::BM - 1) / T::BM);
@@ -497,15 +482,6 @@ void run_tile(int M, int N, int K, float alpha, const float* A, const float* B, 
   CHECK_LAUNCH();
 }
 //! [launch]
-
-template <class T>
-int blocks_per_sm() {
-  allow_smem<T>();
-  int blocks = 0;
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, swizzled_sgemm_kernel<T>,
-                                                           T::kThreads, T::kSmemBytes));
-  return blocks;
-}
 
 // The shared-memory accesses of one stage of configuration T (see final_kernel_shared_accesses).
 template <class T>
@@ -558,29 +534,25 @@ std::vector<SharedAccess> shared_accesses_of() {
 
 // ---- The configurations -------------------------------------------------------------------------
 
-struct Entry {
-  SgemmConfig config;
-  void (*run)(int, int, int, float, const float*, const float*, float, float*);
-  int (*blocks_per_sm)();
-};
-
 template <class T>
-Entry make_entry(int ladder_step = 0) {
-  Entry e;
-  e.config.ladder_step = ladder_step;
-  SgemmConfig& c = e.config;
-  c.bm = T::BM, c.bn = T::BN, c.bk = T::BK, c.warps_m = T::WARPS_M, c.warps_n = T::WARPS_N;
-  c.thread_m = T::TM, c.thread_n = T::TN, c.stages = T::STAGES, c.layout = T::LAYOUT;
-  c.threads = T::kThreads, c.smem_bytes = T::kSmemBytes;
-  c.intensity = static_cast<double>(T::BM) * T::BN / (2.0 * (T::BM + T::BN));
+SgemmConfig make_config(int ladder_step = 0) {
+  SgemmConfig c;
   c.name = std::to_string(T::BM) + "x" + std::to_string(T::BN) + "x" + std::to_string(T::BK) + " " +
            std::to_string(T::TM) + "x" + std::to_string(T::TN) + " s" + std::to_string(T::STAGES) +
            " " + layout_name(T::LAYOUT);
   c.kernel = reinterpret_cast<const void*>(&swizzled_sgemm_kernel<T>);
-  e.run = &run_tile<T>;
-  e.blocks_per_sm = &blocks_per_sm<T>;
-  return e;
+  c.threads = T::kThreads;
+  c.smem_bytes = T::kSmemBytes;
+  c.min_blocks = T::kMinBlocks;
+  c.intensity = static_cast<double>(T::BM) * T::BN / (2.0 * (T::BM + T::BN));
+  c.step = ladder_step;
+  c.run = &run_tile<T>;
+  c.bm = T::BM, c.bn = T::BN, c.bk = T::BK, c.warps_m = T::WARPS_M, c.warps_n = T::WARPS_N;
+  c.thread_m = T::TM, c.thread_n = T::TN, c.stages = T::STAGES, c.layout = T::LAYOUT;
+  return c;
 }
+
+}  // namespace
 
 using P = ALayout;
 //! [configs]
@@ -595,71 +567,49 @@ using FinalPlain = Step4;
 using Middle = Tile<128, 128, 8, 4, 2, 2, P::kSwizzled>;  // for grids too small for Final
 using Small = Tile<64, 128, 16, 2, 4, 3, P::kSwizzled>;   // for grids too small for Middle
 
-const std::vector<Entry>& entries() {
-  static const std::vector<Entry> list = {
-      make_entry<Step1>(1),
-      make_entry<Step2>(2),
-      make_entry<Step3>(3),
-      make_entry<Step4>(4),
-      make_entry<FinalPadded>(5),
-      make_entry<Final>(6),
+const std::vector<SgemmConfig>& sgemm_configs() {
+  static const std::vector<SgemmConfig> list = {
+      make_config<Step1>(1),
+      make_config<Step2>(2),
+      make_config<Step3>(3),
+      make_config<Step4>(4),
+      make_config<FinalPadded>(5),
+      make_config<Final>(6),
       // Other tiles, stages and layouts, for the sweep (make lesson-9 ARGS=--sweep).
-      make_entry<Tile<128, 128, 8, 4, 2, 1, P::kPadded>>(),
-      make_entry<Tile<128, 128, 8, 4, 2, 1, P::kSwizzled>>(),
-      make_entry<Middle>(),
-      make_entry<Tile<128, 128, 16, 4, 2, 3, P::kPlain>>(),
-      make_entry<Tile<128, 128, 16, 4, 2, 3, P::kPadded>>(),
-      make_entry<Tile<128, 128, 16, 4, 2, 3, P::kSwizzled>>(),
-      make_entry<Tile<128, 256, 8, 4, 2, 2, P::kSwizzled>>(),
-      make_entry<Tile<128, 256, 8, 4, 2, 3, P::kSwizzled>>(),
-      make_entry<Tile<128, 256, 8, 4, 2, 6, P::kSwizzled>>(),
-      make_entry<Tile<128, 256, 16, 4, 2, 3, P::kPadded>>(),
-      make_entry<Tile<128, 256, 16, 4, 2, 3, P::kSwizzled>>(),
-      make_entry<Tile<128, 256, 16, 4, 2, 4, P::kSwizzled>>(),
-      make_entry<Tile<128, 256, 32, 4, 2, 3, P::kSwizzled>>(),
-      make_entry<Tile<256, 128, 8, 4, 2, 4, P::kSwizzled>>(),
-      make_entry<Small>(),
-      make_entry<Tile<64, 64, 16, 4, 2, 3, P::kSwizzled>>(),
+      make_config<Tile<128, 128, 8, 4, 2, 1, P::kPadded>>(),
+      make_config<Tile<128, 128, 8, 4, 2, 1, P::kSwizzled>>(),
+      make_config<Middle>(),
+      make_config<Tile<128, 128, 16, 4, 2, 3, P::kPlain>>(),
+      make_config<Tile<128, 128, 16, 4, 2, 3, P::kPadded>>(),
+      make_config<Tile<128, 128, 16, 4, 2, 3, P::kSwizzled>>(),
+      make_config<Tile<128, 256, 8, 4, 2, 2, P::kSwizzled>>(),
+      make_config<Tile<128, 256, 8, 4, 2, 3, P::kSwizzled>>(),
+      make_config<Tile<128, 256, 8, 4, 2, 6, P::kSwizzled>>(),
+      make_config<Tile<128, 256, 16, 4, 2, 3, P::kPadded>>(),
+      make_config<Tile<128, 256, 16, 4, 2, 3, P::kSwizzled>>(),
+      make_config<Tile<128, 256, 16, 4, 2, 4, P::kSwizzled>>(),
+      make_config<Tile<128, 256, 32, 4, 2, 3, P::kSwizzled>>(),
+      make_config<Tile<256, 128, 8, 4, 2, 4, P::kSwizzled>>(),
+      make_config<Small>(),
+      make_config<Tile<64, 64, 16, 4, 2, 3, P::kSwizzled>>(),
   };
   return list;
 }
 //! [configs]
 
+namespace {
+
 template <class T>
 int index_of() {
-  const auto& list = entries();
-  for (int i = 0; i < static_cast<int>(list.size()); ++i) {
-    if (list[i].config.kernel == reinterpret_cast<const void*>(&swizzled_sgemm_kernel<T>)) return i;
-  }
-  throw std::logic_error("lesson09: a configuration is missing from entries()");
+  return course::variant_index(sgemm_configs(),
+                               reinterpret_cast<const void*>(&swizzled_sgemm_kernel<T>));
 }
 
 }  // namespace
 
-const std::vector<SgemmConfig>& sgemm_configs() {
-  static const std::vector<SgemmConfig> configs = [] {
-    std::vector<SgemmConfig> c;
-    for (const Entry& e : entries()) c.push_back(e.config);
-    return c;
-  }();
-  return configs;
-}
-
 void config_sgemm(int index, int M, int N, int K, float alpha, const float* A, const float* B,
                   float beta, float* C) {
-  const auto& list = entries();
-  if (index < 0 || index >= static_cast<int>(list.size())) {
-    throw std::invalid_argument("config_sgemm: no configuration " + std::to_string(index));
-  }
-  list[index].run(M, N, K, alpha, A, B, beta, C);
-}
-
-int config_blocks_per_sm(int index) {
-  const auto& list = entries();
-  if (index < 0 || index >= static_cast<int>(list.size())) {
-    throw std::invalid_argument("config_blocks_per_sm: no configuration " + std::to_string(index));
-  }
-  return list[index].blocks_per_sm();
+  course::variant_at(sgemm_configs(), index, "config_sgemm").run(M, N, K, alpha, A, B, beta, C);
 }
 
 int final_config_index(ALayout layout) {
@@ -692,10 +642,8 @@ long grid_blocks(int M, int N) {
   return ((M + T::BM - 1L) / T::BM) * ((N + T::BN - 1L) / T::BN);
 }
 
-int final_config_for(int M, int N) {
-  int device = 0, sms = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+int final_config_for(int M, int N, const course::DeviceLimits& device) {
+  const int sms = device.sm_count;
   const long enough = (9L * sms) / 10;
   if (grid_blocks<Final>(M, N) >= enough) return index_of<Final>();
   if (grid_blocks<Middle>(M, N) >= enough) return index_of<Middle>();
@@ -706,7 +654,8 @@ int final_config_for(int M, int N) {
 void final_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                  float* C) {
   course::require_gemm_shape("final_sgemm", M, N, K, 0);
-  config_sgemm(final_config_for(M, N), M, N, K, alpha, A, B, beta, C);
+  config_sgemm(final_config_for(M, N, course::current_device_info().limits), M, N, K, alpha, A, B,
+               beta, C);
 }
 
 std::vector<SharedAccess> final_kernel_shared_accesses(ALayout layout) {

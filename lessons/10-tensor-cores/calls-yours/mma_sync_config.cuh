@@ -12,6 +12,7 @@
 #include "common/check.hpp"
 #include "common/gemm.hpp"
 #include "common/todo.hpp"
+#include "common/variants.hpp"
 
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -19,8 +20,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
-#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>

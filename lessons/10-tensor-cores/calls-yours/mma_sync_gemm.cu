@@ -251,45 +251,21 @@ void check_fragments() {
 }
 //! [check_fragments]
 
-// Above 48 KB of dynamic shared memory a kernel must opt in, once per device.
-template <class T>
-void allow_smem() {
-  if (T::kSmemBytes <= 48 * 1024) return;
-  static std::mutex mutex;
-  static std::set<int> done;
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  std::lock_guard<std::mutex> lock(mutex);
-  if (done.count(device) == 0) {
-    CUDA_CHECK(cudaFuncSetAttribute(mma_sync_gemm_kernel<T>,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(T::kSmemBytes)));
-    done.insert(device);
-  }
-}
-
 //! [launch]
 template <class T>
 void run_tile(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
   course::require_bf16_gemm_shape("mma_sync_gemm", M, N, K, 8, A, B, C);
   require_bf16_tensor_cores("mma_sync_gemm");
   check_fragments();
-  allow_smem<T>();
+  // Above 48 KB of dynamic shared memory a kernel must opt in, once per device.
+  course::allow_dynamic_shared_memory(reinterpret_cast<const void*>(&mma_sync_gemm_kernel<T>),
+                                      T::kSmemBytes);
   const int tiles_m = (M + T::BM - 1) / T::BM, tiles_n = (N + T::BN - 1) / T::BN;
   mma_sync_gemm_kernel<T><<<tiles_m * tiles_n, T::kThreads, T::kSmemBytes>>>(
       M, N, K, alpha, A, B, beta, C, tiles_m, tiles_n);
   CHECK_LAUNCH();
 }
 //! [launch]
-
-template <class T>
-int blocks_per_sm() {
-  allow_smem<T>();
-  int blocks = 0;
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, mma_sync_gemm_kernel<T>,
-                                                           T::kThreads, T::kSmemBytes));
-  return blocks;
-}
 
 // The shared-memory accesses of one stage of configuration T (see config_shared_accesses).
 template <class T>
@@ -334,30 +310,26 @@ std::vector<lesson09::SharedAccess> shared_accesses_of() {
 
 // ---- The configurations ----------------------------------------------------------------------
 
-struct Entry {
-  MmaConfig config;
-  void (*run)(int, int, int, float, const bf16*, const bf16*, float, bf16*);
-  int (*blocks_per_sm)();
-  std::vector<lesson09::SharedAccess> (*accesses)();
-};
-
 template <class T>
-Entry make_entry(int ladder_step = 0) {
-  Entry e;
-  MmaConfig& c = e.config;
-  c.bm = T::BM, c.bn = T::BN, c.bk = T::BK, c.warps_m = T::WARPS_M, c.warps_n = T::WARPS_N;
-  c.warp_m = T::WM, c.warp_n = T::WN, c.stages = T::STAGES, c.swizzled = T::SWIZZLED;
-  c.ladder_step = ladder_step, c.threads = T::kThreads, c.smem_bytes = T::kSmemBytes;
-  c.intensity = static_cast<double>(T::BM) * T::BN / (T::BM + T::BN);
+MmaConfig make_config(int ladder_step = 0) {
+  MmaConfig c;
   c.name = std::to_string(T::BM) + "x" + std::to_string(T::BN) + "x" + std::to_string(T::BK) +
            " w" + std::to_string(T::WM) + "x" + std::to_string(T::WN) + " s" +
            std::to_string(T::STAGES) + (T::SWIZZLED ? " swizzled" : " plain");
   c.kernel = reinterpret_cast<const void*>(&mma_sync_gemm_kernel<T>);
-  e.run = &run_tile<T>;
-  e.blocks_per_sm = &blocks_per_sm<T>;
-  e.accesses = &shared_accesses_of<T>;
-  return e;
+  c.threads = T::kThreads;
+  c.smem_bytes = T::kSmemBytes;
+  c.min_blocks = T::kMinBlocks;
+  c.intensity = static_cast<double>(T::BM) * T::BN / (T::BM + T::BN);
+  c.step = ladder_step;
+  c.run = &run_tile<T>;
+  c.bm = T::BM, c.bn = T::BN, c.bk = T::BK, c.warps_m = T::WARPS_M, c.warps_n = T::WARPS_N;
+  c.warp_m = T::WM, c.warp_n = T::WN, c.stages = T::STAGES, c.swizzled = T::SWIZZLED;
+  c.shared_accesses = &shared_accesses_of<T>;
+  return c;
 }
+
+}  // namespace
 
 //! [configs]
 // The ladder of the chapter, one change a step, and the tiles mma_sync_gemm chooses from. Four
@@ -371,67 +343,44 @@ using LargePlain = Tile<128, 128, 64, 2, 2, 3, false>;  // its twin without the 
 using Middle = Tile<64, 128, 32, 2, 2, 4, true>;        // for grids too small for Large
 using Small = Tile<64, 64, 32, 2, 2, 4, true>;          // for grids too small for Middle
 
-const std::vector<Entry>& entries() {
-  static const std::vector<Entry> list = {
-      make_entry<Step1>(1),
-      make_entry<Step2>(2),
-      make_entry<Step3>(3),
-      make_entry<Large>(4),
-      make_entry<Middle>(),
-      make_entry<Small>(),
+const std::vector<MmaConfig>& mma_configs() {
+  static const std::vector<MmaConfig> list = {
+      make_config<Step1>(1),
+      make_config<Step2>(2),
+      make_config<Step3>(3),
+      make_config<Large>(4),
+      make_config<Middle>(),
+      make_config<Small>(),
       // Other tiles, depths and layouts, for the sweep (make lesson-10 ARGS=--sweep).
-      make_entry<LargePlain>(),
-      make_entry<Tile<128, 128, 32, 2, 2, 6, true>>(),
-      make_entry<Tile<128, 128, 64, 2, 2, 2, true>>(),
-      make_entry<Tile<128, 128, 32, 2, 4, 4, true>>(),
-      make_entry<Tile<128, 256, 32, 2, 4, 4, true>>(),
-      make_entry<Tile<128, 256, 64, 2, 4, 3, true>>(),
-      make_entry<Tile<256, 128, 64, 4, 2, 3, true>>(),
+      make_config<LargePlain>(),
+      make_config<Tile<128, 128, 32, 2, 2, 6, true>>(),
+      make_config<Tile<128, 128, 64, 2, 2, 2, true>>(),
+      make_config<Tile<128, 128, 32, 2, 4, 4, true>>(),
+      make_config<Tile<128, 256, 32, 2, 4, 4, true>>(),
+      make_config<Tile<128, 256, 64, 2, 4, 3, true>>(),
+      make_config<Tile<256, 128, 64, 4, 2, 3, true>>(),
   };
   return list;
 }
 //! [configs]
 
+namespace {
+
 template <class T>
 int index_of() {
-  const auto& list = entries();
-  for (int i = 0; i < static_cast<int>(list.size()); ++i) {
-    if (list[i].config.kernel == reinterpret_cast<const void*>(&mma_sync_gemm_kernel<T>)) return i;
-  }
-  throw std::logic_error("lesson10: a configuration is missing from entries()");
-}
-
-const Entry& entry(int index, const char* who) {
-  const auto& list = entries();
-  if (index < 0 || index >= static_cast<int>(list.size())) {
-    throw std::invalid_argument(std::string(who) + ": no configuration " + std::to_string(index) +
-                                " (there are " + std::to_string(list.size()) + ")");
-  }
-  return list[index];
+  return course::variant_index(mma_configs(),
+                               reinterpret_cast<const void*>(&mma_sync_gemm_kernel<T>));
 }
 
 }  // namespace
 
-const std::vector<MmaConfig>& mma_configs() {
-  static const std::vector<MmaConfig> configs = [] {
-    std::vector<MmaConfig> c;
-    for (const Entry& e : entries()) c.push_back(e.config);
-    return c;
-  }();
-  return configs;
-}
-
 void config_gemm(int index, int M, int N, int K, float alpha, const bf16* A, const bf16* B,
                  float beta, bf16* C) {
-  entry(index, "config_gemm").run(M, N, K, alpha, A, B, beta, C);
-}
-
-int config_blocks_per_sm(int index) {
-  return entry(index, "config_blocks_per_sm").blocks_per_sm();
+  course::variant_at(mma_configs(), index, "config_gemm").run(M, N, K, alpha, A, B, beta, C);
 }
 
 std::vector<lesson09::SharedAccess> config_shared_accesses(int index) {
-  return entry(index, "config_shared_accesses").accesses();
+  return course::variant_at(mma_configs(), index, "config_shared_accesses").shared_accesses();
 }
 
 int headline_config_index(bool swizzled) {
@@ -446,8 +395,8 @@ long grid_blocks(int M, int N) {
   return ((M + T::BM - 1L) / T::BM) * ((N + T::BN - 1L) / T::BN);
 }
 
-int mma_config_for(int M, int N) {
-  const int sms = course::current_device_info().sm_count;
+int mma_config_for(int M, int N, const course::DeviceLimits& device) {
+  const int sms = device.sm_count;
   const long enough = (9L * sms) / 10;
   if (grid_blocks<Large>(M, N) >= enough) return index_of<Large>();
   if (grid_blocks<Middle>(M, N) >= enough) return index_of<Middle>();
@@ -458,7 +407,8 @@ int mma_config_for(int M, int N) {
 void mma_sync_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                    bf16* C) {
   course::require_bf16_gemm_shape("mma_sync_gemm", M, N, K, 8, A, B, C);
-  config_gemm(mma_config_for(M, N), M, N, K, alpha, A, B, beta, C);
+  config_gemm(mma_config_for(M, N, course::current_device_info().limits), M, N, K, alpha, A, B,
+              beta, C);
 }
 
 }  // namespace lesson10
