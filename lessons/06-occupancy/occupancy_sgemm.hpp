@@ -29,7 +29,8 @@ namespace lesson06 {
 /// with tile_m * tile_n / rows_per_thread threads, each thread `rows_per_thread` elements of one
 /// column (a small coarsening: both rows use the same element of B), walking K in steps of
 /// tile_k. `min_blocks` is the kernel's `__launch_bounds__` promise: the compiler keeps the
-/// registers low enough for that many blocks per SM.
+/// registers low enough for that many blocks per SM (on an SM that holds fewer threads than
+/// threads x min_blocks, for as many blocks as it holds).
 struct TunedConfig {
   std::string name;  ///< e.g. "tuned 64x32"
   int tile_m = 0, tile_n = 0, tile_k = 0;
