@@ -6,7 +6,8 @@ JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 PYTHON   ?= python3
 COURSE   := $(PYTHON) common/tools/course.py
 SETUP    := common/tools/setup.sh
-# Extra CMake options, e.g. CMAKE_ARGS=-DCMAKE_CUDA_ARCHITECTURES=86
+# Extra CMake options, e.g. CMAKE_ARGS=-DCMAKE_CUDA_ARCHITECTURES=86, or -DCOURSE_WERROR=ON (warnings
+# are errors, as in CI); they apply when the build folder is configured, the first time.
 CMAKE_ARGS ?=
 # SOLUTION=1 runs or grades the reference solution instead of your exercise.
 SOLUTION ?=

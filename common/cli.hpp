@@ -53,13 +53,13 @@ class Cli {
 
  private:
   enum class Kind { kNumber, kText, kFlag };
-  struct Option {
+  struct Option {  // every member after help has a default: Option{kind, help} is complete
     Kind kind;
     std::string help;
     long number = 0;
-    std::string text;
+    std::string text{};
     long fallback_number = 0;  // the declared default, shown by usage()
-    std::string fallback_text;
+    std::string fallback_text{};
     bool on = false;
     bool given = false;
   };

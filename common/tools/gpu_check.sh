@@ -3,9 +3,15 @@
 # Configures for the GPU present, builds, runs every test (CPU and GPU), grades the stubs and the
 # solutions, runs compute-sanitizer memcheck and racecheck on the reference solutions, runs the
 # lesson programs (their JSON lines land in OUT/bench.jsonl), and prints a short table last.
+# Last, it configures a second build folder (GPU_CHECK_MULTI_BUILD, default build-multi/) for every
+# architecture the course supports, 75;80;86;89;90a;120 (lesson 11: 90a only), with
+# COURSE_WERROR=ON, and builds it: any warning of the host compiler, nvcc or ptxas for any of them
+# fails that step, and so does any warning left in its log (the linker's, CMake's).
 # BENCH=0: no `make bench`; GRADE=0: no `make grade` runs (ctest's course.selfcheck already grades
-# every stub and solution); RUNS=0: no separate lesson-program runs (bench runs them too).
+# every stub and solution); RUNS=0: no separate lesson-program runs (bench runs them too);
+# MULTIARCH=0: no multi-architecture build.
 set -uo pipefail
+command -v nvcc >/dev/null 2>&1 || export PATH="$PATH:/usr/local/cuda/bin"
 out=${1:-gpu-check-logs}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -63,6 +69,17 @@ if [ "${BENCH:-1}" != 0 ]; then
   step "make bench${SIZES:+ SIZES=$SIZES}${LESSONS:+ LESSONS=$LESSONS}" bench.log $m bench \
     ${SIZES:+SIZES=$SIZES} ${LESSONS:+LESSONS=$LESSONS}
   cp book/data/*.jsonl "$out/" 2>/dev/null
+fi
+# Every supported architecture, warnings as errors.
+if [ "${MULTIARCH:-1}" != 0 ]; then
+  multi=${GPU_CHECK_MULTI_BUILD:-$root/build-multi}
+  archs="75;80;86;89;90a;120"
+  step "configure multi-arch (-Werror)" configure-multi.log \
+    cmake -S . -B "$multi" -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CUDA_ARCHITECTURES=$archs" \
+    -DCOURSE_WERROR=ON &&
+    step "build multi-arch" build-multi.log cmake --build "$multi" -j "$(nproc)" &&
+    step "multi-arch: no warning in log" no-warning-multi.log \
+      bash -c '! grep -iE "warning[ :]" "$1"' _ "$logs/build-multi.log"
 fi
 
 {

@@ -33,7 +33,8 @@ namespace lesson06 {
 /// threads, each thread `rows_per_thread` elements of one column (a small coarsening: both rows use
 /// the same element of B), walking K in steps of tile_k. `min_blocks` is the kernel's
 /// `__launch_bounds__` promise: the compiler keeps the registers low enough for that many blocks
-/// per SM.
+/// per SM (on an SM that holds fewer threads than threads x min_blocks, for as many blocks as it
+/// holds).
 struct TunedConfig : course::Variant<course::Fp32> {
   int tile_m = 0, tile_n = 0, tile_k = 0;
   int rows_per_thread = 0;

@@ -29,8 +29,14 @@ constexpr int kWarpsN = 2, kThreads = 128;
 // a row length that is a multiple of 8 elements and rows that do not all start in the same bank.
 constexpr int kLd = kBK + 8;
 constexpr int kCLd = kBN + 4;  // the fp32 tile of C on its way out, rows padded by 16 bytes
+static_assert(kBN == 32 * kWarpsN && kBM == 32 * (kThreads / 32 / kWarpsN),
+              "the warps cover the block's tile, 32 x 32 each");
+static_assert(kLd % 8 == 0 && kCLd % 4 == 0, "wmma's leading dimensions: multiples of 16 bytes");
 //! [wmma_tile]
 
+// Only the kernel's code for compute capability 8.0 and later uses it (bf16 wmma needs 8.0; the
+// code for older GPUs is a trap, never reached: the launcher refuses them).
+#if __CUDA_ARCH__ >= 800
 __device__ __forceinline__ uint4 load_chunk(const bf16* matrix, int rows, int K, int row, int k) {
   // One 16-byte chunk (8 bf16 along k) of a K-major matrix; zeros outside it. K % 8 == 0, so a
   // chunk lies wholly inside the matrix or wholly outside.
@@ -39,6 +45,7 @@ __device__ __forceinline__ uint4 load_chunk(const bf16* matrix, int rows, int K,
   }
   return make_uint4(0, 0, 0, 0);
 }
+#endif
 
 //! [wmma_kernel]
 __global__ void __launch_bounds__(kThreads)

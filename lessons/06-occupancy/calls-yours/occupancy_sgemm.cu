@@ -26,6 +26,24 @@ namespace lesson06 {
 
 // ---- The tuned kernel family -------------------------------------------------------------------
 
+// The threads one SM holds on the architecture being compiled: 2048 on 8.0, 9.0 and 10.x, 1024 on
+// 7.5, 1536 on the others (8.6, 8.7, 8.9, 12.x). Each device pass of nvcc defines __CUDA_ARCH__;
+// the host pass, which does not use launch bounds, takes 2048.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || \
+    (__CUDA_ARCH__ >= 1000 && __CUDA_ARCH__ < 1100)
+constexpr int kMaxThreadsPerSm = 2048;
+#elif __CUDA_ARCH__ == 750
+constexpr int kMaxThreadsPerSm = 1024;
+#else
+constexpr int kMaxThreadsPerSm = 1536;
+#endif
+
+// min_blocks blocks of `threads` per SM, or as many as one SM holds where that is fewer: a promise
+// the compiler can keep (it ignores one that no SM of the architecture could hold).
+constexpr int fit_min_blocks(int threads, int min_blocks) {
+  return threads * min_blocks <= kMaxThreadsPerSm ? min_blocks : kMaxThreadsPerSm / threads;
+}
+
 //! [tuned_kernel]
 // A BM x BN tile of C per block, BN columns of threads (a warp lies inside one row of threads),
 // BM / ROWS rows of threads, each thread ROWS elements of one column, ROWS apart by BM / ROWS.
@@ -38,9 +56,10 @@ namespace lesson06 {
 // reading four consecutive k at once as a float4 makes that one load per four steps.
 //
 // __launch_bounds__(threads, MIN_BLOCKS) is the occupancy promise: the compiler must fit MIN_BLOCKS
-// blocks per SM in the register file (at 2048 threads per SM: 32 registers per thread).
+// blocks per SM in the register file (at 2048 threads per SM: 32 registers per thread). An SM
+// that holds fewer threads (1536 or 1024) gets as many blocks as it holds: fit_min_blocks.
 template <int BM, int BN, int BK, int ROWS, int MIN_BLOCKS>
-__global__ void __launch_bounds__(BN* BM / ROWS, MIN_BLOCKS)
+__global__ void __launch_bounds__(BN* BM / ROWS, fit_min_blocks(BN* BM / ROWS, MIN_BLOCKS))
     tuned_tile_kernel(int M, int N, int K, float alpha, const float* __restrict__ A,
                       const float* __restrict__ B, float beta, float* __restrict__ C) {
   constexpr int kThreads = BN * BM / ROWS;
@@ -169,7 +188,8 @@ TunedEntry make_entry() {
 
 //! [configs]
 // The candidates: the same kernel with 1024, 512 and 256 threads per block, each promising the
-// compiler a full SM of 2048 threads (2, 4 and 8 blocks), i.e. at most 32 registers per thread.
+// compiler a full SM of 2048 threads (2, 4 and 8 blocks), i.e. at most 32 registers per thread
+// (on an SM of 1536 threads: 1, 3 and 6 blocks).
 const std::vector<TunedEntry>& entries() {
   static const std::vector<TunedEntry> list = {
       make_entry<64, 32, 32, 2, 2>(),
