@@ -32,8 +32,10 @@ namespace lesson11 {
 /// \tparam STMATRIX the staging boxes written with stmatrix (else st.shared: the same bytes)
 /// \tparam CLUSTER_M, CLUSTER_N a cluster of two blocks on tiles adjacent along M (they share B:
 ///         each loads half of it and multicasts it to both) or along N (they share A)
+/// \tparam STAGGER clock cycles by which the second consumer starts later than the first (0: both
+///         start together)
 template <int BM, int BN, int STAGES, bool TMA_STORE, bool STMATRIX, int CLUSTER_M = 1,
-          int CLUSTER_N = 1>
+          int CLUSTER_N = 1, int STAGGER = 0>
 struct CooperativeConfig {
   static constexpr int kBlockM = BM, kBlockN = BN, kBlockK = 64, kStages = STAGES;
   static constexpr int kConsumers = 2, kThreads = 128 * (1 + kConsumers);
@@ -41,6 +43,7 @@ struct CooperativeConfig {
   static constexpr bool kTmaStore = TMA_STORE, kStmatrix = STMATRIX;
   static constexpr int kClusterM = CLUSTER_M, kClusterN = CLUSTER_N;
   static constexpr int kCluster = CLUSTER_M * CLUSTER_N;
+  static constexpr int kStaggerCycles = STAGGER;
   // With clusters, a stage's barriers also count the peer's bytes and arrivals.
   static constexpr ptx::Wait kWait =
       kCluster > 1 ? ptx::Wait::kTryWaitCluster : ptx::Wait::kTryWait;
@@ -139,6 +142,19 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     const int thread = threadIdx.x - 128;  // among both consumers' 256 threads
     int it = 0;  // k-blocks consumed so far, counted exactly as the producer counts them
     SliceRound round;
+    //! [stagger]
+    // Staggered consumers: the second starts a few k-blocks behind the first. Nothing keeps them in
+    // step but the ring, so the lag lasts: while one consumer converts and stores its half of a
+    // tile, the other still has k-blocks to multiply, and the tensor cores, which one warpgroup's
+    // wgmmas can keep busy alone, do not wait for the epilogue.
+    if constexpr (Cfg::kStaggerCycles > 0) {
+      if (consumer == 1) {
+        const long long start = clock64();
+        while (clock64() - start < Cfg::kStaggerCycles) {
+        }
+      }
+    }
+    //! [stagger]
     for (int u = 0;; ++u) {
       const WorkUnit w = work_unit(p.sk, cluster, u);
       if (w.tile < 0) break;
