@@ -650,6 +650,21 @@ class ManifestAndRepo(Base):
         self.assertEqual(rc, 1)
         self.assertIn("differ outside the fill-in regions", out)
 
+    def test_check_repo_wants_each_stub_message_to_name_its_file(self):
+        ex = self.c.exercise("01")
+        self.c.edit(ex, '"alpha_fn (exercises/01-alpha/alpha.cpp)"',
+                    '"alpha_fn (exercises/01-alpha/other.cpp)"')
+        self.c.edit(ex, 'course::not_implemented("alpha_fn_twice (exercises/01-alpha/alpha.cpp)")',
+                    'course::not_implemented(\n      "alpha_fn_twice")')
+        rc, out, _ = self.c.run("check-repo")
+        self.assertEqual(rc, 1)
+        self.assertIn('exercises/01-alpha/alpha.cpp:6: not_implemented("alpha_fn (exercises/01-alpha/'
+                      'other.cpp)") should name the file it is in, exercises/01-alpha/alpha.cpp, '
+                      'not exercises/01-alpha/other.cpp', out)
+        self.assertIn('exercises/01-alpha/alpha.cpp:13: not_implemented("alpha_fn_twice") should '
+                      'name the file it is in, exercises/01-alpha/alpha.cpp\n', out)
+        self.assertIn("2 problem(s)", out)
+
     def test_a_record_that_cannot_be_read_stops_every_tool_with_its_line(self):
         self.c.edit(self.c.record("02"), 'min_cc = "7.5"', "min_cc = 7.5.1")
         for cmd in (["grade"], ["list"], ["hint", "1"], ["next"]):
