@@ -839,6 +839,25 @@ class Grading(Base):
         rc, out, _ = self.c.run("next")
         self.assertIn("1 of 2 lessons passed", out)
 
+    def test_a_lesson_without_a_cpu_part_does_not_say_its_cpu_part_passed(self):
+        self.c.edit(self.c.record("02"), 'parts = ["cpu", "gpu"]', 'parts = ["gpu"]')
+        self.c.fill("02", SOLVED)
+        rc, out, _ = self.c.run("grade", "2")
+        self.assertEqual(rc, 0, out)
+        self.assertNotIn("PASSED", out)
+        self.assertNotIn("CPU part passed", out)
+        self.assertIn("lesson 02 Beta: the second (your exercises): written; GPU part not run", out)
+        self.assertIn("the GPU part did not run: no CUDA device (fake)", out)
+        self.assertNotIn("passed_at", self.c.state()["lessons"]["02"])
+        rc, out, _ = self.c.run("grade")
+        self.assertRegex(out, r"02 .*written; GPU part not run +0 of 2 +not run")
+        self.assertNotIn("CPU part passed", out)
+        self.assertIn("0 of 2 lessons passed", out)
+        rc, out, _ = self.c.run("watch", "2", "--once", "--no-build")
+        self.assertIn("status: written; GPU part not run", out)
+        self.assertNotIn("CPU part passed", out)
+        self.assertIn("0 of 2 lessons passed", out)
+
     def test_nothing_runs_after_a_failed_build(self):
         # Passed, then a compile error: grade-N and lesson-N show the error, exit non-zero, and
         # neither grade nor run nor record anything.

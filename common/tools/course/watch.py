@@ -162,7 +162,7 @@ def watch_screen(lesson, args, watcher):
             progress.record(lesson, result, verdict[0] if verdict else None)
             progress.save()
         status = result.status
-        out.append("status: " + paint(status_label(status), STATUS_COLOR[status]) +
+        out.append("status: " + paint(status_label(status, lesson), STATUS_COLOR[status]) +
                    f"   ({parts_line(result)})")
         if status == CPU_ONLY:
             out.append("        not passed yet: " + gpu_not_run_line(result))
