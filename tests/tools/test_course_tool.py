@@ -1096,6 +1096,17 @@ class Watch(Base):
         self.assertIn('error: identifier "x" is undefined', out)
         self.assertNotIn("make: ***", out)
 
+    def test_a_long_build_says_so_first(self):
+        # A configured build folder whose dry run ("make -n") would compile five CUDA files.
+        write(self.c.root / "build" / "CMakeCache.txt", "")
+        write(self.c.root / "fakebin" / "make",
+              "#!/bin/sh\nfor i in 1 2 3 4 5; do echo \"nvcc -c k$i.cu -o k$i.cu.o\"; done\n", 0o755)
+        rc, out, _ = self.c.run("watch", "1", "--once", "--jobs", "2")
+        self.assertEqual(rc, 1, out)
+        self.assertTrue(out.startswith("building lesson 01 (your exercise): 5 files to compile, "
+                                       "about 40 seconds on 2 cores"), out)
+        self.assertIn("NOT STARTED", out)
+
     def start(self, *args, ignore_sigint=False):
         e = {**os.environ, "NO_COLOR": "1"}
         e.pop("FAKE_GPU", None)
