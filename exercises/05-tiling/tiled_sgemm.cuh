@@ -1,14 +1,15 @@
 // Lesson 05: tiling. C = alpha * A * B + beta * C with TILE x TILE tiles of A and B staged in
 // shared memory, so every element a block fetches from global memory is used TILE times.
 //
-// exercises/05-tiling/tiled_sgemm.cu is yours: fill in each region between "BEGIN EXERCISE" and
-// "END EXERCISE"; nothing else needs to change. solutions/05-tiling/tiled_sgemm.cu is the same
-// file with the regions filled in. The contract is lessons/05-tiling/tiled_sgemm.hpp; the
-// chapter, lessons/05-tiling/README.md, explains the ideas. Row-major everywhere; x is the
-// column, y the row.
-//
-// `make grade-5` grades it on the GPU, `make lesson-5` runs it against cuBLAS, `make hint-5`
-// gives the next hint.
+// exercises/05-tiling/tiled_sgemm.cuh is yours: fill in each region between "BEGIN EXERCISE"
+// and "END EXERCISE"; solutions/05-tiling/tiled_sgemm.cuh is this file with the regions filled in.
+// lessons/05-tiling/calls-yours/tiled_sgemm.cu includes it and compiles the two tile sizes. The
+// contract is lessons/05-tiling/tiled_sgemm.hpp; the chapter, lessons/05-tiling/README.md,
+// explains the ideas. Row-major everywhere; x is the column, y the row.
+// `make grade-5` grades it, `make lesson-5` runs it against cuBLAS, `make hint-5` gives the next
+// hint.
+#pragma once
+
 #include "tiled_sgemm.hpp"
 
 #include "common/check.hpp"
@@ -26,7 +27,7 @@ COURSE_HD float load_or_zero(const float* X, int rows, int cols, int r, int c) {
   // BEGIN EXERCISE: load_or_zero
   // TODO: X[r][c] of the rows x cols row-major matrix X, or 0.0f when (r, c) lies outside it.
   // Outside, do not read X at all: the address may not exist.
-  COURSE_TODO_HD("load_or_zero (exercises/05-tiling/tiled_sgemm.cu)", 0.0f);
+  COURSE_TODO_HD("load_or_zero (exercises/05-tiling/tiled_sgemm.cuh)", 0.0f);
   // END EXERCISE
 }
 //! [load_or_zero]
@@ -96,24 +97,9 @@ void tiled_sgemm(int M, int N, int K, float alpha, const float* A, const float* 
   // BEGIN EXERCISE: tiled_sgemm launch
   // TODO: launch tiled_sgemm_kernel<TILE> with blocks of TILE x TILE threads (x along the
   // columns) and enough blocks to cover all of C, rounding up; then CHECK_LAUNCH().
-  course::not_implemented("tiled_sgemm (exercises/05-tiling/tiled_sgemm.cu)");
+  course::not_implemented("tiled_sgemm (exercises/05-tiling/tiled_sgemm.cuh)");
   // END EXERCISE
 }
 //! [launch]
-
-// Not an exercise: the kernel itself, for lesson 06's occupancy APIs. The typed pointer picks the
-// __global__ function of the two templates named tiled_sgemm_kernel (this one takes no arguments).
-template <int TILE>
-const void* tiled_sgemm_kernel() {
-  void (*kernel)(int, int, int, float, const float*, const float*, float, float*) =
-      tiled_sgemm_kernel<TILE>;
-  return reinterpret_cast<const void*>(kernel);
-}
-
-// The two tile sizes of the lesson, compiled here so the header needs no CUDA.
-template void tiled_sgemm<16>(int, int, int, float, const float*, const float*, float, float*);
-template void tiled_sgemm<32>(int, int, int, float, const float*, const float*, float, float*);
-template const void* tiled_sgemm_kernel<16>();
-template const void* tiled_sgemm_kernel<32>();
 
 }  // namespace lesson05
