@@ -61,6 +61,12 @@ $(BUILD)/CMakeCache.txt:
 
 configure: $(BUILD)/CMakeCache.txt
 
+# What lesson-N, grade-N, watch-N and the measuring targets run first: configure when needed, in
+# one line of output (setup's and CMake's own lines are not shown; their errors are).
+CONFIGURE_QUIETLY = { [ -f $(BUILD)/CMakeCache.txt ] || \
+  echo "configuring the build in $(BUILD)/ (first time only: setup, then CMake) ..."; \
+  $(MAKE) --no-print-directory configure >/dev/null; }
+
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
@@ -83,7 +89,7 @@ BUILD_OPTS = --build $(BUILD) --jobs $(JOBS)
 
 lesson-%:
 	@n=$$($(COURSE) resolve $*) || exit 2; \
-	$(MAKE) --no-print-directory configure >/dev/null || exit 1; \
+	$(CONFIGURE_QUIETLY) || exit 1; \
 	exec $(COURSE) run $$n $(BUILD_OPTS) $(if $(SOLUTION),--solution) --args '$(subst ','\'',$(ARGS))'
 
 grade: configure
@@ -91,7 +97,7 @@ grade: configure
 
 grade-%:
 	@n=$$($(COURSE) resolve $*) || exit 2; \
-	$(MAKE) --no-print-directory configure >/dev/null || exit 1; \
+	$(CONFIGURE_QUIETLY) || exit 1; \
 	exec $(COURSE) grade $$n $(BUILD_OPTS) $(if $(SOLUTION),--solution) $(if $(PERF),--perf)
 
 # Rebuild and grade on every save of an exercise file (inotifywait, else polling); Ctrl-C stops.
@@ -105,7 +111,7 @@ watch: configure
 
 watch-%:
 	@n=$$($(COURSE) resolve $*) || exit 2; \
-	$(MAKE) --no-print-directory configure >/dev/null || exit 1; \
+	$(CONFIGURE_QUIETLY) || exit 1; \
 	exec $(COURSE) watch $$n $(WATCH_OPTS)
 
 next:
@@ -126,7 +132,7 @@ bench: configure
 profile-% sanitize-% sass-%: what = $(firstword $(subst -, ,$@))
 profile-% sanitize-% sass-%:
 	@n=$$($(COURSE) resolve $*) || exit 2; \
-	$(MAKE) --no-print-directory configure >/dev/null || exit 1; \
+	$(CONFIGURE_QUIETLY) || exit 1; \
 	$(COURSE) build $$n $(BUILD_OPTS) $(if $(MINE),--mine) && \
 	$(MEASURE) $(what) $$n --build $(BUILD) $(if $(MINE),--mine) $(if $(SIZE),--size $(SIZE))
 

@@ -168,9 +168,11 @@ std::vector<std::string>& not_written() {
 }
 
 // "not written yet: vector_add (exercises/02-dispatch/dispatch.cu); make hint-2 gives a hint,
-// make grade-2 grades your code". Several stubs: one line each, the commands on the last.
-void print_not_written(const LessonId& lesson) {
-  const std::vector<std::string>& all = not_written();
+// make grade-2 grades your code". Several stubs: one line each, the commands on the last. True
+// when there was one; the notes are then printed and gone.
+bool print_not_written(const LessonId& lesson) {
+  std::vector<std::string> all;
+  all.swap(not_written());
   const std::string head = kNotImplementedPrefix, tail = " is still a TODO stub";
   for (std::size_t i = 0; i < all.size(); ++i) {
     std::string what = all[i];
@@ -188,6 +190,7 @@ void print_not_written(const LessonId& lesson) {
     }
   }
   std::fflush(stdout);
+  return !all.empty();
 }
 
 }  // namespace
@@ -211,8 +214,9 @@ int guarded_main(const LessonId& lesson, const std::function<int()>& body) {
   try {
     const int rc = body();
     std::fflush(stdout);
-    print_not_written(lesson);
-    return rc;
+    const bool met_stub = print_not_written(lesson);
+    const bool no_gpu = rc == kExitNoDevice || rc == kExitDeviceTooOld;
+    return met_stub && no_gpu ? static_cast<int>(kExitOk) : rc;
   } catch (const NotImplemented& e) {
     note_not_written(e.what());
     std::fflush(stdout);

@@ -75,8 +75,10 @@ class Cli {
 /// An exercise not written yet is the expected state of a fresh clone, not an error: a
 /// course::NotImplemented thrown by the body, and every part noted by try_yours() or
 /// note_not_written(), ends the output with one line each (what is not written yet, in which
-/// file, `make hint-N`), and the exit code stays the body's (kExitOk for a stub). CudaError and
-/// other exceptions -> "error: ..." and kExitFailed.
+/// file, `make hint-N`), and the exit code stays the body's (kExitOk for a stub). A body that met
+/// a stub and then found no GPU to go on (kExitNoDevice, kExitDeviceTooOld: no_usable_device())
+/// exits kExitOk too: what is left to write is what there is to do here. CudaError and other
+/// exceptions -> "error: ..." and kExitFailed.
 int guarded_main(const LessonId& lesson, const std::function<int()>& body);
 
 /// Runs `part`, a piece of a lesson program that calls the learner's code. When that code is still

@@ -5,7 +5,6 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -131,15 +130,12 @@ std::string what_still_runs(const DeviceInfo& info, int min_cc) {
          " or less run, and this lesson's CPU part still grades (make grade)";
 }
 
-int require_device(const LessonId& lesson) {
-  const DeviceInfo info = probe_device(0);
-  const std::string why = device_unusable_reason(info, lesson.min_cc);
-  if (!why.empty()) {
-    std::fprintf(stderr, "lesson %s's program needs a GPU to run its kernels (%s).\n%s.\n",
-                 lesson.id.c_str(), why.c_str(), what_still_runs(info, lesson.min_cc).c_str());
-    std::exit(info.present ? kExitDeviceTooOld : kExitNoDevice);
-  }
-  return info.index;
+int no_usable_device(const LessonId& lesson, const DeviceInfo& info) {
+  std::fflush(stdout);  // what the program printed before comes first
+  std::fprintf(stderr, "lesson %s's program needs a GPU to run its kernels (%s).\n%s.\n",
+               lesson.id.c_str(), device_unusable_reason(info, lesson.min_cc).c_str(),
+               what_still_runs(info, lesson.min_cc).c_str());
+  return info.present ? kExitDeviceTooOld : kExitNoDevice;
 }
 
 }  // namespace course

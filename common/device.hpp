@@ -82,10 +82,11 @@ std::string device_unusable_reason(const DeviceInfo& info, int min_cc);
 /// every grader (make grade), ..."). Empty when it can.
 std::string what_still_runs(const DeviceInfo& info, int min_cc);
 
-/// For lesson programs: returns the device index when it can run `lesson` (its minimum compute
-/// capability); otherwise prints the reason and what still runs here to stderr and exits with
-/// kExitNoDevice or kExitDeviceTooOld.
-int require_device(const LessonId& lesson);
+/// For lesson programs, when `info` cannot run `lesson` (device_unusable_reason() for its minimum
+/// compute capability is not empty): prints to stderr that the program needs a GPU, why, and what
+/// still runs here, and returns the program's exit code, kExitNoDevice or kExitDeviceTooOld. The
+/// program returns it from its guarded_main body, which first names the stubs met so far.
+int no_usable_device(const LessonId& lesson, const DeviceInfo& info);
 
 /// For launchers and lesson programs: the DeviceInfo of the current CUDA device, probed once per
 /// device and process (kernels are launched many times; the probe is not free). Every question a

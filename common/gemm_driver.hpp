@@ -10,7 +10,7 @@
 /// checks; `--check-only` to check and time nothing (no cuBLAS either: what compute-sanitizer
 /// runs); `--headline-only` to time the headline kernel alone, unchecked, and skip the lesson's
 /// other output (what `make grade` runs for its % of cuBLAS, after the grader has checked the
-/// kernel). Then the guard around it all (guarded_main), the GPU it needs (require_device), the
+/// kernel). Then the guard around it all (guarded_main), the GPU it needs (no_usable_device), the
 /// measurement and the exit code.
 ///
 /// Both precisions go through the same names: NamedGemm<Fp32> or NamedGemm<Bf16> (common/
@@ -126,7 +126,8 @@ struct LessonRun {
 ///
 /// run() parses the common options (and the lesson's own, `options`), then, inside guarded_main:
 /// 1. `cpu_part`, what the lesson shows without a GPU (skipped with --headline-only);
-/// 2. require_device(): without a GPU that can run the lesson, the reason and exit code 3 or 4;
+/// 2. without a GPU that can run the lesson, the reason and exit code 3 or 4 (no_usable_device(),
+///    kExitFailed when the CPU part failed, kExitOk when it met a stub: see guarded_main);
 /// 3. `gpu_part`, what it shows on the GPU before the kernels (skipped with --headline-only);
 /// 4. `kernels`, the kernels to check and time, measured by measure_kernels();
 /// 5. `after`, what it does with the results (skipped with --headline-only).

@@ -2,8 +2,9 @@
 /// \brief Which lesson a program or a grader belongs to, as the build says.
 ///
 /// The build compiles every lesson target (its program, its exercise and solution libraries, its
-/// grader) with the lesson's number and minimum compute capability from lessons/manifest.txt
-/// (the definitions COURSE_LESSON_ID and COURSE_LESSON_MIN_CC), so no source file repeats them.
+/// grader) with the lesson's number and minimum compute capability from its record,
+/// lessons/NN-slug/lesson.toml (CMake defines COURSE_LESSON_ID and COURSE_LESSON_MIN_CC), so no
+/// source file repeats them.
 #pragma once
 
 #include <string>

@@ -1,6 +1,7 @@
 #include "common/variants.hpp"
 
 #include "common/check.hpp"
+#include "common/device.hpp"
 
 #include <cuda_runtime.h>
 
@@ -14,8 +15,7 @@ void allow_dynamic_shared_memory(const void* kernel, std::size_t bytes) {
   if (bytes <= 48 * 1024) return;
   static std::mutex mutex;
   static std::map<std::pair<const void*, int>, std::size_t> allowed;  // (kernel, device) -> bytes
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
+  const int device = current_device_info().index;
   std::lock_guard<std::mutex> lock(mutex);
   std::size_t& now = allowed[{kernel, device}];
   if (now < bytes) {

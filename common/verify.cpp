@@ -1,5 +1,7 @@
 #include "common/verify.hpp"
 
+#include "common/precision.hpp"
+
 #include <Eigen/Dense>
 
 #include <algorithm>
@@ -41,6 +43,35 @@ bf16 bf16_of(std::uint16_t u) {
 // bf16 is the top half of a float: widening is a shift, exact, and keeps NaN payloads.
 float widen(bf16 h) {
   return float_of(static_cast<std::uint32_t>(bits_of(h)) << 16);
+}
+float widen(float f) {
+  return f;
+}
+
+// The marks of a guarded output of element type T (verify.hpp): the canary around C and the
+// poison in it, as bits and as values.
+template <class T>
+struct Marks;
+template <>
+struct Marks<float> {
+  static constexpr std::uint32_t kCanary = kCanaryF32, kPoison = kPoisonF32;
+  static float of(std::uint32_t u) { return float_of(u); }
+};
+template <>
+struct Marks<bf16> {
+  static constexpr std::uint16_t kCanary = kCanaryBf16, kPoison = kPoisonBf16;
+  static bf16 of(std::uint16_t u) { return bf16_of(u); }
+};
+
+// `n` elements as the checks read them, in float: FP32 ones where they are, bf16 ones widened
+// into `storage`.
+const float* floats_of(const float* v, std::size_t /*n*/, std::vector<float>& /*storage*/) {
+  return v;
+}
+const float* floats_of(const bf16* v, std::size_t n, std::vector<float>& storage) {
+  storage.resize(n);
+  for (std::size_t i = 0; i < n; ++i) storage[i] = widen(v[i]);
+  return storage.data();
 }
 
 std::string sci(double v) {
@@ -1360,20 +1391,27 @@ std::size_t guard_band(int M, int N) {
   return std::min<std::size_t>(static_cast<std::size_t>(N) * 256 + 1024, std::size_t(1) << 22);
 }
 
-std::vector<float> make_guarded_output(const GemmShape& s, const std::vector<float>& C0) {
+namespace {
+
+template <class P>
+std::vector<typename P::Element> guarded_output(const GemmShape& s,
+                                                const std::vector<typename P::Element>& C0) {
+  using Mark = Marks<typename P::Element>;
   const std::size_t MN = static_cast<std::size_t>(s.M) * s.N, band = guard_band(s.M, s.N);
-  std::vector<float> out(MN + 2 * band, float_of(kCanaryF32));
+  std::vector<typename P::Element> out(MN + 2 * band, Mark::of(Mark::kCanary));
   for (std::size_t e = 0; e < MN; ++e)
-    out[band + e] = s.beta == 0.0f ? float_of(kPoisonF32) : C0.at(e);
+    out[band + e] = s.beta == 0.0f ? Mark::of(Mark::kPoison) : C0.at(e);
   return out;
 }
 
+}  // namespace
+
+std::vector<float> make_guarded_output(const GemmShape& s, const std::vector<float>& C0) {
+  return guarded_output<Fp32>(s, C0);
+}
+
 std::vector<bf16> make_guarded_output(const GemmShape& s, const std::vector<bf16>& C0) {
-  const std::size_t MN = static_cast<std::size_t>(s.M) * s.N, band = guard_band(s.M, s.N);
-  std::vector<bf16> out(MN + 2 * band, bf16_of(kCanaryBf16));
-  for (std::size_t e = 0; e < MN; ++e)
-    out[band + e] = s.beta == 0.0f ? bf16_of(kPoisonBf16) : C0.at(e);
-  return out;
+  return guarded_output<Bf16>(s, C0);
 }
 
 const std::vector<std::string>& diagnosis_detectors() {
@@ -1415,55 +1453,56 @@ void add_probe_failure(VerifyReport& first, const GemmShape& probe, const std::s
   first.cause += "\n    on " + probe.str() + " the kernel could not be checked: " + why;
 }
 
-VerifyReport verify_gemm(const GemmShape& s, const std::vector<float>& A,
-                         const std::vector<float>& B, const std::vector<float>& C0,
-                         const std::vector<float>& guarded_out, const VerifyOptions& options) {
+namespace {
+
+// The check of a result of precision P: the canaries, then the core on the problem in float, with
+// B as K x N (a B given N x K, as P::kBLayout says, transposed for it).
+template <class P>
+VerifyReport verify_precision(const GemmShape& s, const std::vector<typename P::Element>& A,
+                              const std::vector<typename P::Element>& B,
+                              const std::vector<typename P::Element>& C0,
+                              const std::vector<typename P::Element>& guarded_out,
+                              const VerifyOptions& options) {
+  using Mark = Marks<typename P::Element>;
   check_sizes(s, A.size(), B.size(), C0.size(), guarded_out.size());
   const std::size_t MN = static_cast<std::size_t>(s.M) * s.N, band = guard_band(s.M, s.N);
   VerifyReport r;
-  scan_canaries(guarded_out, MN, band, kCanaryF32, r);
+  scan_canaries(guarded_out, MN, band, Mark::kCanary, r);
+  std::vector<float> a, b, b_kernel, c0, got;  // the float copies of bf16 inputs
   Problem p;
   p.s = s;
-  p.A = A.data();
-  p.B = B.data();
-  p.C0 = s.beta != 0.0f ? C0.data() : nullptr;
-  p.got = guarded_out.data() + band;
-  p.poison = kPoisonF32;
-  p.tol = resolve(options, Tolerance::fp32(s.K));
-  p.B_kernel = B.data();
-  p.b_n_by_k = false;
-  p.after_hit = canary_hits_after(guarded_out, MN, band, kCanaryF32, r);
+  p.A = floats_of(A.data(), A.size(), a);
+  p.B_kernel = floats_of(B.data(), B.size(), b_kernel);
+  p.b_n_by_k = P::kBLayout == BLayout::kNByK;
+  p.B = p.B_kernel;
+  if (p.b_n_by_k) {  // B is N x K; the core wants K x N
+    b.resize(B.size());
+    for (int n = 0; n < s.N; ++n)
+      for (int k = 0; k < s.K; ++k)
+        b[static_cast<std::size_t>(k) * s.N + n] =
+            p.B_kernel[static_cast<std::size_t>(n) * s.K + k];
+    p.B = b.data();
+  }
+  p.C0 = s.beta != 0.0f ? floats_of(C0.data(), MN, c0) : nullptr;
+  p.got = floats_of(guarded_out.data() + band, MN, got);
+  p.poison = bits_of(widen(Mark::of(Mark::kPoison)));
+  p.tol = resolve(options, P::tolerance(s.K));
+  p.after_hit = canary_hits_after(guarded_out, MN, band, Mark::kCanary, r);
   return verify_core(p, r, options);
+}
+
+}  // namespace
+
+VerifyReport verify_gemm(const GemmShape& s, const std::vector<float>& A,
+                         const std::vector<float>& B, const std::vector<float>& C0,
+                         const std::vector<float>& guarded_out, const VerifyOptions& options) {
+  return verify_precision<Fp32>(s, A, B, C0, guarded_out, options);
 }
 
 VerifyReport verify_gemm(const GemmShape& s, const std::vector<bf16>& A, const std::vector<bf16>& B,
                          const std::vector<bf16>& C0, const std::vector<bf16>& guarded_out,
                          const VerifyOptions& options) {
-  check_sizes(s, A.size(), B.size(), C0.size(), guarded_out.size());
-  const std::size_t MN = static_cast<std::size_t>(s.M) * s.N, band = guard_band(s.M, s.N);
-  VerifyReport r;
-  scan_canaries(guarded_out, MN, band, kCanaryBf16, r);
-  std::vector<float> a(A.size()), b(B.size()), c0(s.beta != 0.0f ? MN : 0), got(MN);
-  for (std::size_t i = 0; i < A.size(); ++i) a[i] = widen(A[i]);
-  for (int n = 0; n < s.N; ++n)  // B is N x K; the core wants K x N
-    for (int k = 0; k < s.K; ++k)
-      b[static_cast<std::size_t>(k) * s.N + n] = widen(B[static_cast<std::size_t>(n) * s.K + k]);
-  for (std::size_t e = 0; e < c0.size(); ++e) c0[e] = widen(C0[e]);
-  for (std::size_t e = 0; e < MN; ++e) got[e] = widen(guarded_out[band + e]);
-  std::vector<float> b_nk(B.size());
-  for (std::size_t i = 0; i < B.size(); ++i) b_nk[i] = widen(B[i]);
-  Problem p;
-  p.s = s;
-  p.A = a.data();
-  p.B = b.data();
-  p.C0 = c0.empty() ? nullptr : c0.data();
-  p.got = got.data();
-  p.poison = static_cast<std::uint32_t>(kPoisonBf16) << 16;
-  p.tol = resolve(options, Tolerance::bf16());
-  p.B_kernel = b_nk.data();
-  p.b_n_by_k = true;
-  p.after_hit = canary_hits_after(guarded_out, MN, band, kCanaryBf16, r);
-  return verify_core(p, r, options);
+  return verify_precision<Bf16>(s, A, B, C0, guarded_out, options);
 }
 
 std::string VerifyReport::describe() const {

@@ -33,7 +33,7 @@ SmLimits query_sm_limits(int device) {
   // field the driver knows from cudaDeviceGetAttribute (wrap each call in CUDA_CHECK), the
   // reserve from cudaDevAttrReservedSharedMemoryPerBlock, and the name from
   // cudaGetDeviceProperties.
-  course::not_implemented("query_sm_limits (exercises/06-occupancy/occupancy.cpp)");
+  course::not_implemented("query_sm_limits (exercises/06-occupancy/launch_choice.cpp)");
   // END EXERCISE
   return s;
 }
@@ -44,7 +44,7 @@ KernelUsage kernel_usage(const void* kernel, int threads_per_block,
   // BEGIN EXERCISE: kernel_usage
   // TODO: cudaFuncGetAttributes(&attributes, kernel), then the block size and dynamic shared
   // memory from the arguments, numRegs, sharedSizeBytes and preferredShmemCarveout from it.
-  course::not_implemented("kernel_usage (exercises/06-occupancy/occupancy.cpp)");
+  course::not_implemented("kernel_usage (exercises/06-occupancy/launch_choice.cpp)");
   // END EXERCISE
   return k;
 }
@@ -65,7 +65,7 @@ int choose_launch(const SmLimits& sm, int sm_count, int M, int N,
   // (ceil(M / tile_m) x ceil(N / tile_n) blocks). Keep those with the most active warps per SM
   // (never one with 0 blocks), then those within kEfficiencyTie of the best efficiency among
   // them, then take the largest tile, the earliest on a tie. Set best to its index.
-  course::not_implemented("choose_launch (exercises/06-occupancy/occupancy.cpp)");
+  course::not_implemented("choose_launch (exercises/06-occupancy/launch_choice.cpp)");
   // END EXERCISE
   if (best < 0) {
     throw std::invalid_argument("choose_launch: no candidate fits on an SM of " + sm.name);

@@ -78,9 +78,8 @@ int main(int argc, char** argv) {
                   info.reason.c_str());
       return show_reference_devices();
     }
-    if (const std::string why = course::device_unusable_reason(info, lesson.min_cc); !why.empty()) {
-      std::fprintf(stderr, "%s\n", why.c_str());
-      return static_cast<int>(course::kExitDeviceTooOld);
+    if (!course::device_unusable_reason(info, lesson.min_cc).empty()) {
+      return course::no_usable_device(lesson, info);  // why, what still runs here: exit code 4
     }
     //! [fallback]
 

@@ -55,7 +55,8 @@ void transposed_b_sgemm(int M, int N, int K, float alpha, const float* A, const 
 /// transposed_b_sgemm behind the course's SGEMM signature, **for checking only**: each call
 /// copies B (K x N, on the device) to the host, transposes it there into Bt (N x K), uploads it,
 /// runs transposed_b_sgemm, and waits for it. The copies cost far more than the kernel, so never
-/// time this: time transposed_b_sgemm itself on a Bt prepared beforehand (as main.cu does).
+/// time this: time transposed_b_sgemm itself on a Bt prepared beforehand (as main.cu does). Given
+/// code (lessons/04-coalescing/calls-yours/transposed_b_checking.cpp), not an exercise.
 course::GemmFn<course::Fp32> transposed_b_for_checking();
 
 }  // namespace lesson04

@@ -6,9 +6,10 @@
 /// `row * C + col`), A is M x K, B is K x N, C is M x N, all device pointers. As in BLAS, when
 /// beta == 0 the input C is never read (it may hold NaN).
 ///
-/// The learner writes the regions marked "BEGIN EXERCISE" in `exercises/05-tiling/tiled_sgemm.cu`;
-/// the reference is `solutions/05-tiling/tiled_sgemm.cu`. Both export the same template,
-/// explicitly instantiated for the two tile sizes of the lesson.
+/// The learner writes the regions marked "BEGIN EXERCISE" in `exercises/05-tiling/tiled_sgemm.cuh`;
+/// the reference is `solutions/05-tiling/tiled_sgemm.cuh`. Both define the same template, which
+/// the given `lessons/05-tiling/calls-yours/tiled_sgemm.cu` explicitly instantiates for the two
+/// tile sizes of the lesson.
 ///
 /// This header is plain C++ (the graders are compiled by a C++ compiler).
 #pragma once
@@ -53,7 +54,7 @@ template <int TILE>
 void tiled_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                  float* C);
 
-// Defined (and explicitly instantiated) in tiled_sgemm.cu.
+// Defined in tiled_sgemm.cuh (yours), instantiated in calls-yours/tiled_sgemm.cu.
 extern template void tiled_sgemm<16>(int, int, int, float, const float*, const float*, float,
                                      float*);
 extern template void tiled_sgemm<32>(int, int, int, float, const float*, const float*, float,
@@ -62,7 +63,8 @@ extern template void tiled_sgemm<32>(int, int, int, float, const float*, const f
 /// The `__global__` function that tiled_sgemm<TILE> launches, as the CUDA runtime's C API takes it
 /// (`const void*`): for the occupancy APIs (cudaFuncGetAttributes,
 /// cudaOccupancyMaxActiveBlocksPerMultiprocessor) that lesson 06 applies to this kernel. Its
-/// blocks have TILE x TILE threads and no dynamic shared memory. Given code, not an exercise.
+/// blocks have TILE x TILE threads and no dynamic shared memory. Given code
+/// (calls-yours/tiled_sgemm.cu), not an exercise.
 template <int TILE>
 const void* tiled_sgemm_kernel();
 

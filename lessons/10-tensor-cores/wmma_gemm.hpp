@@ -19,15 +19,17 @@
 #include "common/gemm.hpp"
 
 #include "common/device.hpp"
+#include "common/lesson.hpp"
 
 #include <string>
 
 namespace lesson10 {
 
 /// Throws std::runtime_error("KERNEL (bf16 tensor cores) needs compute capability 8.0, ...") when
-/// the current device is older than 8.0 (Volta and Turing tensor cores have no bf16).
+/// the current device is older than the lesson's minimum, its record's min_cc: 8.0, because Volta
+/// and Turing tensor cores have no bf16.
 inline void require_bf16_tensor_cores(const std::string& kernel) {
-  course::require_compute_capability(kernel, 80, "bf16 tensor cores");
+  course::require_compute_capability(kernel, course::this_lesson().min_cc, "bf16 tensor cores");
 }
 
 /// `nvcuda::wmma` 16 x 16 x 16 bf16 -> fp32: 64 x 64 tiles of C per block of 4 warps, each warp

@@ -50,7 +50,7 @@ struct CooperativeConfig {
   // Every consumer warp of the cluster releases every block's copy of a stage.
   static constexpr int kReleasingWarps = kCluster * 4 * kConsumers;
   using Storage = RingStorage<BM, BN, STAGES, TMA_STORE ? 2 * kConsumers : 0>;
-  static constexpr int kSmemBytes = static_cast<int>(sizeof(Storage)) + 1024;  // + alignment
+  static constexpr int kSmemBytes = dynamic_smem_bytes<Storage>();
   // 40 x 128 + 232 x 256 = 64512 of the SM's 65536 registers. (ptxas compiles the whole kernel for
   // the launch bound's 168 registers; these only move the allocation at run time.)
   static constexpr int kProducerRegs = 40, kConsumerRegs = 232;

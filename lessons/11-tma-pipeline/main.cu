@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
     cli.flag("sweep", "also check and time the variants the chapter compares the last rungs with");
   };
   lesson.kernels = [](course::LessonRun& run) {
-    if (const std::string why = lesson11::hopper_support_error(run.device.index); !why.empty()) {
+    if (const std::string why = lesson11::hopper_support_error(run.device); !why.empty()) {
       throw std::runtime_error(why);
     }
     //! [kernels]

@@ -35,7 +35,7 @@ struct PingPongConfig {
   // Each k-block is read by one consumer warpgroup: its four warps release the stage.
   static constexpr int kReleasingWarps = 4;
   using Storage = RingStorage<kBlockM, kBlockN, STAGES, TMA_STORE ? 2 * kConsumers : 0>;
-  static constexpr int kSmemBytes = static_cast<int>(sizeof(Storage)) + 1024;  // + alignment
+  static constexpr int kSmemBytes = dynamic_smem_bytes<Storage>();
   static constexpr int kProducerRegs = 40, kConsumerRegs = 232;
   static constexpr bool kStreamK = false;  // whole tiles, round robin
   static_assert(kSmemBytes <= kMaxDynamicSmem, "the ring and the staging boxes exceed 227 KiB");

@@ -32,8 +32,7 @@
 
 namespace lesson11 {
 
-std::string hopper_support_error(int device) {
-  const course::DeviceInfo info = course::probe_device(device);
+std::string hopper_support_error(const course::DeviceInfo& info) {
   if (!info.present) return info.reason;
   if (info.cc() == 90) return "";
   return "lesson 11 needs compute capability 9.0 (Hopper: TMA, wgmma, setmaxnreg, compiled for "
@@ -51,9 +50,7 @@ void require_ready(const char* kernel, int stages, int consumer_warps, int block
   static std::mutex mutex;
   static std::map<std::tuple<int, int, int, int>, std::string> checked;
   std::lock_guard<std::mutex> lock(mutex);
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  static const std::string gpu_error = hopper_support_error(device);
+  static const std::string gpu_error = hopper_support_error(course::current_device_info());
   if (!gpu_error.empty()) throw std::runtime_error(std::string(kernel) + ": " + gpu_error);
   const auto key = std::make_tuple(stages, consumer_warps, block_m, block_n);
   auto found = checked.find(key);

@@ -9,6 +9,7 @@
 #include "stream_k.hpp"
 #include "tile_order.hpp"
 
+#include "common/device.hpp"
 #include "common/gemm.hpp"
 #include "common/precision.hpp"
 #include "common/variants.hpp"
@@ -103,9 +104,9 @@ void cooperative_256x128_multicast_b_gemm(TileSchedule schedule, int M, int N, i
 void pingpong_gemm(TileSchedule schedule, int M, int N, int K, float alpha, const bf16* A,
                    const bf16* B, float beta, bf16* C);
 
-/// Empty when device `device` can run the lesson's kernels (compute capability 9.0), otherwise
-/// why not, in one line.
-std::string hopper_support_error(int device);
+/// Empty when the GPU `info` describes (probe_device(), current_device_info()) can run the
+/// lesson's kernels (compute capability 9.0), otherwise why not, in one line.
+std::string hopper_support_error(const course::DeviceInfo& info);
 
 /// Your functions of pipeline_exercises.cuh as the lesson's library compiled them, for the grader
 /// (which is compiled once and linked against the exercise or the solution library).

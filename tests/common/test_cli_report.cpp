@@ -3,10 +3,15 @@
 
 #include "common/cli.hpp"
 #include "common/device.hpp"
+#include "common/gemm_driver.hpp"
 #include "common/report.hpp"
 #include "common/timing.hpp"
 #include "common/todo.hpp"
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -20,6 +25,30 @@ course::Cli sizes() {
   course::Cli cli("prog", "test program");
   cli.number("size", 64, "matrix size").text("out", "grid.svg", "file").flag("json", "json lines");
   return cli;
+}
+
+// What `body` prints on stdout and stderr, in the order it prints it.
+std::string printed(const std::function<void()>& body) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::FILE* file = std::tmpfile();
+  REQUIRE(file != nullptr);
+  const int saved_out = dup(1), saved_err = dup(2);
+  dup2(fileno(file), 1);
+  dup2(fileno(file), 2);
+  body();
+  std::fflush(stdout);
+  std::fflush(stderr);
+  dup2(saved_out, 1);
+  dup2(saved_err, 2);
+  close(saved_out);
+  close(saved_err);
+  std::rewind(file);
+  std::string out;
+  for (int c = std::fgetc(file); c != EOF; c = std::fgetc(file))
+    out.push_back(static_cast<char>(c));
+  std::fclose(file);
+  return out;
 }
 }  // namespace
 
@@ -101,6 +130,47 @@ TEST_CASE("a stub ends a lesson program with what is left to write, and exit 0",
         course::kExitFailed);
   CHECK(course::guarded_main(lesson, []() -> int { throw std::runtime_error("boom"); }) ==
         course::kExitFailed);
+}
+
+TEST_CASE("without a GPU, a lesson program names the stubs its CPU part met, and exits 0",
+          "[cpu][cli]") {
+  // Compute capability 99.9: no GPU here can run it, with or without one.
+  const course::LessonId lesson{"04", 999};
+  bool stub = true, wrong = false, gpu_ran = false;
+  course::GemmLesson<course::Fp32> program(lesson, "a lesson with a CPU part");
+  program.cpu_part = [&](course::LessonRun& run) {
+    std::printf("given: what does not depend on the learner\n");
+    course::try_yours([&] {
+      if (stub) course::not_implemented("warp_access (exercises/04-coalescing/warp_access.cpp)");
+      if (wrong) run.failed = true;
+    });
+  };
+  program.gpu_part = [&](course::LessonRun&) { gpu_ran = true; };
+  program.kernels = [&](course::LessonRun&) {
+    gpu_ran = true;
+    return std::vector<course::NamedGemm<course::Fp32>>{};
+  };
+  char name[] = "lesson04";
+  char* argv[] = {name, nullptr};
+  int rc = -1;
+  std::string out = printed([&] { rc = program.run(1, argv); });
+  INFO(out);
+  CHECK(rc == course::kExitOk);
+  CHECK(out.find("given: what does not depend on the learner") != std::string::npos);
+  CHECK(out.find("lesson 04's program needs a GPU to run its kernels") != std::string::npos);
+  CHECK(out.find("\nnot written yet: warp_access (exercises/04-coalescing/warp_access.cpp); "
+                 "make hint-4 gives a hint, make grade-4 grades your code\n") != std::string::npos);
+  CHECK_FALSE(gpu_ran);
+
+  // Written: the no-GPU exit code, and no stub named. Wrong: a failure.
+  stub = false;
+  out = printed([&] { rc = program.run(1, argv); });
+  CHECK((rc == course::kExitNoDevice || rc == course::kExitDeviceTooOld));
+  CHECK(out.find("not written yet") == std::string::npos);
+  wrong = true;
+  out = printed([&] { rc = program.run(1, argv); });
+  CHECK(rc == course::kExitFailed);
+  CHECK_FALSE(gpu_ran);
 }
 
 TEST_CASE("Table lines up its columns", "[cpu][report]") {

@@ -650,6 +650,21 @@ class ManifestAndRepo(Base):
         self.assertEqual(rc, 1)
         self.assertIn("differ outside the fill-in regions", out)
 
+    def test_check_repo_wants_each_stub_message_to_name_its_file(self):
+        ex = self.c.exercise("01")
+        self.c.edit(ex, '"alpha_fn (exercises/01-alpha/alpha.cpp)"',
+                    '"alpha_fn (exercises/01-alpha/other.cpp)"')
+        self.c.edit(ex, 'course::not_implemented("alpha_fn_twice (exercises/01-alpha/alpha.cpp)")',
+                    'course::not_implemented(\n      "alpha_fn_twice")')
+        rc, out, _ = self.c.run("check-repo")
+        self.assertEqual(rc, 1)
+        self.assertIn('exercises/01-alpha/alpha.cpp:6: not_implemented("alpha_fn (exercises/01-alpha/'
+                      'other.cpp)") should name the file it is in, exercises/01-alpha/alpha.cpp, '
+                      'not exercises/01-alpha/other.cpp', out)
+        self.assertIn('exercises/01-alpha/alpha.cpp:13: not_implemented("alpha_fn_twice") should '
+                      'name the file it is in, exercises/01-alpha/alpha.cpp\n', out)
+        self.assertIn("2 problem(s)", out)
+
     def test_a_record_that_cannot_be_read_stops_every_tool_with_its_line(self):
         self.c.edit(self.c.record("02"), 'min_cc = "7.5"', "min_cc = 7.5.1")
         for cmd in (["grade"], ["list"], ["hint", "1"], ["next"]):
@@ -823,6 +838,25 @@ class Grading(Base):
         self.assertEqual(self.c.state()["lessons"]["01"]["status"], "passed")
         rc, out, _ = self.c.run("next")
         self.assertIn("1 of 2 lessons passed", out)
+
+    def test_a_lesson_without_a_cpu_part_does_not_say_its_cpu_part_passed(self):
+        self.c.edit(self.c.record("02"), 'parts = ["cpu", "gpu"]', 'parts = ["gpu"]')
+        self.c.fill("02", SOLVED)
+        rc, out, _ = self.c.run("grade", "2")
+        self.assertEqual(rc, 0, out)
+        self.assertNotIn("PASSED", out)
+        self.assertNotIn("CPU part passed", out)
+        self.assertIn("lesson 02 Beta: the second (your exercises): written; GPU part not run", out)
+        self.assertIn("the GPU part did not run: no CUDA device (fake)", out)
+        self.assertNotIn("passed_at", self.c.state()["lessons"]["02"])
+        rc, out, _ = self.c.run("grade")
+        self.assertRegex(out, r"02 .*written; GPU part not run +0 of 2 +not run")
+        self.assertNotIn("CPU part passed", out)
+        self.assertIn("0 of 2 lessons passed", out)
+        rc, out, _ = self.c.run("watch", "2", "--once", "--no-build")
+        self.assertIn("status: written; GPU part not run", out)
+        self.assertNotIn("CPU part passed", out)
+        self.assertIn("0 of 2 lessons passed", out)
 
     def test_nothing_runs_after_a_failed_build(self):
         # Passed, then a compile error: grade-N and lesson-N show the error, exit non-zero, and
@@ -1061,6 +1095,17 @@ class Watch(Base):
         self.assertIn("DOES NOT COMPILE", out)
         self.assertIn('error: identifier "x" is undefined', out)
         self.assertNotIn("make: ***", out)
+
+    def test_a_long_build_says_so_first(self):
+        # A configured build folder whose dry run ("make -n") would compile five CUDA files.
+        write(self.c.root / "build" / "CMakeCache.txt", "")
+        write(self.c.root / "fakebin" / "make",
+              "#!/bin/sh\nfor i in 1 2 3 4 5; do echo \"nvcc -c k$i.cu -o k$i.cu.o\"; done\n", 0o755)
+        rc, out, _ = self.c.run("watch", "1", "--once", "--jobs", "2")
+        self.assertEqual(rc, 1, out)
+        self.assertTrue(out.startswith("building lesson 01 (your exercise): 5 files to compile, "
+                                       "about 40 seconds on 2 cores"), out)
+        self.assertIn("NOT STARTED", out)
 
     def start(self, *args, ignore_sigint=False):
         e = {**os.environ, "NO_COLOR": "1"}

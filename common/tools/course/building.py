@@ -60,12 +60,10 @@ def _to_build(build, targets):
     return cuda, len(compiles) - cuda
 
 
-def build_targets(build, targets, jobs, what, quiet=False):
-    """Builds `targets` (everything when empty). True when it built. While it works it says so
-    (with an estimate when many files must compile); when the build fails it prints
-    '<what>: DOES NOT COMPILE' and the compiler's first error, and returns False: nothing may run
-    after a failed build."""
-    counts = None if quiet else _to_build(build, targets)
+def say_building(build, targets, jobs, what):
+    """Before a build of `targets` (everything when empty) that compiles many files, a first build
+    above all: says so in one line, with an estimate. Nothing when only a few files changed."""
+    counts = _to_build(build, targets)
     if counts and sum(counts) >= 4:
         # Measured on 2 cores: about 15 s of one core per CUDA file of this course and 4 s per C++
         # file; the shared harness is most of a first build.
@@ -75,6 +73,14 @@ def build_targets(build, targets, jobs, what, quiet=False):
         print(f"building {what}: {sum(counts)} files to compile, {when} on {jobs} "
               f"core{'s' if jobs > 1 else ''} (a first build compiles the shared harness too; "
               f"later builds only what changed)...", flush=True)
+
+
+def build_targets(build, targets, jobs, what, quiet=False):
+    """Builds `targets` (everything when empty). True when it built. While it works it says so
+    (say_building(), unless quiet); when the build fails it prints '<what>: DOES NOT COMPILE' and
+    the compiler's first error, and returns False: nothing may run after a failed build."""
+    if not quiet:
+        say_building(build, targets, jobs, what)
     ok, out = try_build(build, targets, jobs)
     if ok:
         return True
@@ -84,7 +90,8 @@ def build_targets(build, targets, jobs, what, quiet=False):
 
 
 def try_build(build, targets, jobs):
-    """(built, the build's output) of `targets` (everything when empty)."""
+    """(built, the build's output) of `targets` (everything when empty), silently: for a caller
+    that shows the output itself (make watch's screen), after say_building()."""
     cmd = ["cmake", "--build", str(build), "-j", str(jobs)]
     if targets:
         cmd += ["--target", *targets]

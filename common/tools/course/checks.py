@@ -17,6 +17,8 @@ KNOWN_SANITIZERS = ("memcheck", "racecheck", "synccheck", "initcheck")
 _LITERAL = r'"(?:[^"\\\n]|\\.)*"'
 TEST_CASE = re.compile(r"\bTEST_CASE\s*\(\s*((?:%s\s*)+),\s*((?:%s\s*)+)\)" % (_LITERAL, _LITERAL))
 TASK_TAG = re.compile(r"^task_(\d+)$")
+# A stub's "not implemented" call: course::not_implemented("what (file)") or COURSE_TODO_HD(...).
+STUB_CALL = re.compile(r"\b(not_implemented|COURSE_TODO\w*)\s*\(\s*((?:%s\s*)+)" % _LITERAL)
 
 
 def _join_literals(text):
@@ -56,6 +58,24 @@ def check_snippets(page):
             problems.append(f"{where}: {len(marks)} '//! [{name}]' markers, expected 2")
         elif not any(l.strip() for l in lines[marks[0] + 1:marks[1]]):
             problems.append(f"{where}: the snippet is empty")
+    return problems
+
+
+def check_stub_messages(folder):
+    """Every not_implemented / COURSE_TODO_* message in an exercise folder names the file it is
+    in ("vector_add (exercises/02-dispatch/dispatch.cu)"): the learner reads it to know where to
+    work."""
+    problems = []
+    for path in sorted(p for p in folder.iterdir() if p.suffix in (".cu", ".cpp", ".hpp", ".cuh")):
+        text = path.read_text()
+        here = path.relative_to(ROOT).as_posix()
+        for m in STUB_CALL.finditer(text):
+            what = _join_literals(m.group(2))
+            named = re.findall(r"exercises/[\w./-]*\w", what)
+            if named != [here]:
+                line = text.count("\n", 0, m.start()) + 1
+                problems.append(f"{here}:{line}: {m.group(1)}(\"{what}\") should name the file it "
+                                f"is in, {here}" + (f", not {', '.join(named)}" if named else ""))
     return problems
 
 
@@ -173,6 +193,7 @@ def check_lesson(lesson):
                             f"    solution: {sol_out[n] if n < len(sol_out) else '<end>'}")
         if "TODO" not in (ex / name).read_text() and ex_names:
             problems.append(f"exercises/{lesson.dir}/{name}: fill-in regions without a TODO")
+    problems += check_stub_messages(ex)
     if count == 0:
         problems.append(f"lesson {lesson.num}: no '// BEGIN EXERCISE:' region in "
                         f"exercises/{lesson.dir}")

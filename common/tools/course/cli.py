@@ -24,8 +24,9 @@ exit 1). Grading reads only the report each grader writes (COURSE_REPORT), task 
   course.py self-check [--build DIR]  on a GPU: every solution passes its grader, every untouched
                                       stub fails it with NOT IMPLEMENTED (exit 77 without a GPU)
   course.py check-repo                the manifest and every record (keys, files, regions, test
-                                      tags, parts, hints per task), folders, chapters, and exercise
-                                      == solution outside the fill-in regions
+                                      tags, parts, hints per task), folders, chapters, exercise
+                                      == solution outside the fill-in regions, and every stub
+                                      message naming its own file
 
 The learner's state (lessons and tasks passed and when, hints seen per task) lives in
 .course/progress.json at the top of the repository (ignored by git, kept by `make clean`); `reset`

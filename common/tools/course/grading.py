@@ -11,7 +11,8 @@ A task is
   one of its regions still calls the stub's not_implemented or all of them are as the course
   shipped them (from git, as `make reset-N` would restore them);
 - "CPU part passed" (CPU_ONLY) when all that ran passed, or its regions are written, and its GPU
-  test cases could not run here: never a pass.
+  test cases could not run here: never a pass (shown as "written; GPU part not run" for a lesson
+  without a CPU part).
 The lesson: passed when every task passed; failing when one fails; not started when none has
 started; CPU_ONLY when every task passed or is CPU_ONLY; failing otherwise (some started).
 """
@@ -35,10 +36,21 @@ SNIPPET = re.compile(r"\\snippet\s+(\S+)\s+(\S+)")
 TODO_MESSAGE = re.compile(r"NOT IMPLEMENTED: (\S+) \(([^)]*)\) is still")
 
 
-def status_label(status):
-    """How a status is shown in a verdict: upper case, except the CPU-only state, whose words must
-    not read as PASSED."""
-    return "CPU part passed; GPU part not run" if status == CPU_ONLY else status.upper()
+def status_words(status, lesson):
+    """A lesson's status as the progress table shows it: CPU_ONLY names the CPU part only for a
+    lesson that has one."""
+    if status == CPU_ONLY and "cpu" not in lesson.parts:
+        return "written; GPU part not run"
+    return status
+
+
+def status_label(status, lesson):
+    """How a lesson's status is shown in a verdict: upper case, except the CPU-only state, whose
+    words must not read as PASSED."""
+    if status == CPU_ONLY:
+        return "CPU part passed; GPU part not run" if "cpu" in lesson.parts else \
+            status_words(status, lesson)
+    return status.upper()
 
 
 # ---- one part of a grader ----------------------------------------------------------------------
@@ -466,7 +478,7 @@ def cmd_grade(args):
         print(f"  {parts_line(result)}")
         print("\n".join("  " + l for l in task_lines(result)))
         print(f"\nlesson {lesson.num} {lesson.title} ({which}): "
-              f"{paint(status_label(result.status), STATUS_COLOR[result.status])}")
+              f"{paint(status_label(result.status, lesson), STATUS_COLOR[result.status])}")
         if result.pct is not None:
             print(f"speed: {result.pct:.1f}% of cuBLAS (the headline kernel, timed alone)")
         verdict = perf_verdict(result) if args.perf else None
@@ -505,7 +517,7 @@ def cmd_grade(args):
         return 1
 
     progress = None if args.solution else Progress()
-    rows, reasons, results = [], set(), []
+    rows, statuses, reasons, results = [], [], set(), []
     for lesson in records.lessons():
         result = grade_lesson(build, lesson, args.solution)
         results.append(result)
@@ -519,13 +531,15 @@ def cmd_grade(args):
         status = progress.get(lesson.num).get("status", result.status) if progress else \
             result.status
         done = sum(1 for t in result.tasks if t.status == "passed")
-        row = [lesson.num, lesson.title, status, f"{done} of {len(result.tasks)}", result.gpu,
+        row = [lesson.num, lesson.title, status_words(status, lesson),
+               f"{done} of {len(result.tasks)}", result.gpu,
                passed_at if status == "passed" else "-",
                "-" if result.pct is None else f"{result.pct:.1f}%"]
         if args.perf:
             target = lesson.target_pct
             row += ["-" if target is None else f"{target:g}%", verdict[0]]
         rows.append(row)
+        statuses.append(status)
     if progress:
         progress.save()
     current = progress.current() if progress else None
@@ -536,14 +550,14 @@ def cmd_grade(args):
     print(f"Progress ({which}):")
     print("   " + "  ".join(h.ljust(w) for h, w in zip(heads, widths)).rstrip())
     print("   " + "-" * (sum(widths) + 2 * (len(widths) - 1)))
-    for r in rows:
+    for r, status in zip(rows, statuses):
         mark = "-> " if current and r[0] == current.num and not args.solution else "   "
         cells = [c.ljust(w) for c, w in zip(r, widths)]
-        cells[2] = paint(cells[2], STATUS_COLOR.get(r[2], "bold"))
+        cells[2] = paint(cells[2], STATUS_COLOR.get(status, "bold"))
         print(mark + "  ".join(cells).rstrip())
     for reason in sorted(reasons):
-        print(f"\nGPU parts not run: {reason} ('{CPU_ONLY}' is not passed until they run)")
-    done = sum(1 for r in rows if r[2] == "passed")
+        print(f"\nGPU parts not run: {reason} (a lesson is not passed until they run)")
+    done = statuses.count("passed")
     print(f"\n{progress_bar(done, len(results))}")
     if progress:
         for line in waiting_lines(progress):
@@ -568,7 +582,7 @@ def waiting_lines(progress):
     note = progress.get(waiting[0].num).get("gpu_note", "no suitable GPU here")
     return [f"Not passed yet, waiting for their GPU part ({note}): lesson"
             f"{'s' if len(waiting) > 1 else ''} {', '.join(l.num for l in waiting)} "
-            f"({CPU_ONLY}; make grade on a machine with a GPU finishes them)"]
+            f"(make grade on a machine with a GPU finishes them)"]
 
 
 def cmd_next(_args):
@@ -576,7 +590,7 @@ def cmd_next(_args):
     lesson = progress.current()
     if lesson is None:
         if progress.waiting_for_gpu():
-            print("Every lesson's CPU part has passed.")
+            print("Every lesson has passed what this machine can check.")
             print("\n".join(waiting_lines(progress)))
         else:
             print("Every lesson passed.")

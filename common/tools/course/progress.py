@@ -21,8 +21,9 @@ from . import records
 from .util import STATE_DIR, now, rel
 
 PROGRESS = STATE_DIR / "progress.json"
-# A lesson's status. "CPU part passed" is a lesson whose CPU part passed and whose GPU part could
-# not run here (no GPU, or one too old): it is not passed until the GPU part runs and passes.
+# A lesson's status. "CPU part passed" is a lesson whose CPU part passed (or, without a CPU part,
+# whose regions are written) and whose GPU part could not run here (no GPU, or one too old): it is
+# not passed until the GPU part runs and passes.
 CPU_ONLY = "CPU part passed"
 STATUSES = ("passed", "failing", "not started", "skipped", CPU_ONLY)
 FIELDS = {"status": str, "gpu": str, "gpu_note": str, "graded_at": str, "passed_at": str,

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from . import records
-from .building import compile_errors, lesson_targets, try_build
+from .building import compile_errors, lesson_targets, say_building, try_build
 from .grading import (STATUS_COLOR, gpu_not_run_line, grade_lesson, next_lines, parts_line,
                       perf_verdict, solution_lines, status_label, task_lines)
 from .hints import seen_counts, task_hints
@@ -148,8 +148,11 @@ def watch_screen(lesson, args, watcher):
         f"exercise: exercises/{lesson.dir}/"
     out = [paint(f"lesson {lesson.num} \u00b7 {lesson.title}", "bold") + f"   ({who})",
            f"{code}   chapter: lessons/{lesson.dir}/README.md", ""]
-    built, log = (True, "") if args.no_build else \
-        try_build(build, lesson_targets(lesson, args.solution), args.jobs)
+    built, log = True, ""
+    if not args.no_build:
+        targets = lesson_targets(lesson, args.solution)
+        say_building(build, targets, args.jobs, f"lesson {lesson.num} ({who})")
+        built, log = try_build(build, targets, args.jobs)
     progress = None if args.solution else Progress()
     rc = 1
     if not built:
@@ -162,7 +165,7 @@ def watch_screen(lesson, args, watcher):
             progress.record(lesson, result, verdict[0] if verdict else None)
             progress.save()
         status = result.status
-        out.append("status: " + paint(status_label(status), STATUS_COLOR[status]) +
+        out.append("status: " + paint(status_label(status, lesson), STATUS_COLOR[status]) +
                    f"   ({parts_line(result)})")
         if status == CPU_ONLY:
             out.append("        not passed yet: " + gpu_not_run_line(result))

@@ -236,8 +236,7 @@ DeviceContext prepare(int device) {
 const DeviceContext& context() {
   static std::mutex mutex;
   static std::map<int, DeviceContext> contexts;
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
+  const int device = course::current_device_info().index;
   std::lock_guard<std::mutex> lock(mutex);
   auto it = contexts.find(device);
   if (it == contexts.end()) it = contexts.emplace(device, prepare(device)).first;

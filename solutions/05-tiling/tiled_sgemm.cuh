@@ -1,14 +1,15 @@
 // Lesson 05: tiling. C = alpha * A * B + beta * C with TILE x TILE tiles of A and B staged in
 // shared memory, so every element a block fetches from global memory is used TILE times.
 //
-// exercises/05-tiling/tiled_sgemm.cu is yours: fill in each region between "BEGIN EXERCISE" and
-// "END EXERCISE"; nothing else needs to change. solutions/05-tiling/tiled_sgemm.cu is the same
-// file with the regions filled in. The contract is lessons/05-tiling/tiled_sgemm.hpp; the
-// chapter, lessons/05-tiling/README.md, explains the ideas. Row-major everywhere; x is the
-// column, y the row.
-//
-// `make grade-5` grades it on the GPU, `make lesson-5` runs it against cuBLAS, `make hint-5`
-// gives the next hint.
+// exercises/05-tiling/tiled_sgemm.cuh is yours: fill in each region between "BEGIN EXERCISE"
+// and "END EXERCISE"; solutions/05-tiling/tiled_sgemm.cuh is this file with the regions filled in.
+// lessons/05-tiling/calls-yours/tiled_sgemm.cu includes it and compiles the two tile sizes. The
+// contract is lessons/05-tiling/tiled_sgemm.hpp; the chapter, lessons/05-tiling/README.md,
+// explains the ideas. Row-major everywhere; x is the column, y the row.
+// `make grade-5` grades it, `make lesson-5` runs it against cuBLAS, `make hint-5` gives the next
+// hint.
+#pragma once
+
 #include "tiled_sgemm.hpp"
 
 #include "common/check.hpp"
@@ -24,9 +25,9 @@ namespace lesson05 {
 //! [load_or_zero]
 COURSE_HD float load_or_zero(const float* X, int rows, int cols, int r, int c) {
   // BEGIN EXERCISE: load_or_zero
-  // TODO: X[r][c] of the rows x cols row-major matrix X, or 0.0f when (r, c) lies outside it.
-  // Outside, do not read X at all: the address may not exist.
-  COURSE_TODO_HD("load_or_zero (exercises/05-tiling/tiled_sgemm.cu)", 0.0f);
+  // Outside the matrix: a zero, and no read (the address may not exist).
+  if (r >= rows || c >= cols) return 0.0f;
+  return X[static_cast<std::size_t>(r) * cols + c];
   // END EXERCISE
 }
 //! [load_or_zero]
@@ -58,31 +59,45 @@ __global__ void __launch_bounds__(TILE* TILE)
   //! [kernel_head]
   //! [first_tiles]
   // BEGIN EXERCISE: load the first tiles
-  // TODO: this thread's element of the first tile of A (which starts at A[blockIdx.y * TILE][0])
-  // into a_next, and of the first tile of B (at B[0][blockIdx.x * TILE]) into b_next, through
-  // load_or_zero so a tile that hangs over an edge of A or B gets zeros there.
+  // Thread (ty, tx) fetches A[row][tx] and B[ty][col]: consecutive tx read consecutive addresses
+  // of one row, so a warp's loads coalesce into whole 32-byte sectors.
+  a_next = load_or_zero(A, M, K, row, tx);
+  b_next = load_or_zero(B, K, N, ty, col);
   // END EXERCISE
   //! [first_tiles]
   //! [tile_loop]
   for (int k0 = 0; k0 < K; k0 += TILE) {  // the tiles along K: A moves right, B moves down
     // BEGIN EXERCISE: one step along K
-    // TODO: one step of the walk along K, in this order:
-    //   store a_next and b_next into this thread's place in As and Bs;
-    //   wait until the whole block has stored (why?);
-    //   start fetching this thread's elements of the NEXT tiles (at k0 + TILE) into a_next and
-    //   b_next, so they travel while this tile is multiplied;
-    //   add row ty of As times column tx of Bs to acc;
-    //   wait until the whole block is done reading As and Bs (why?).
+    As[ty][tx] = a_next;
+    Bs[ty][tx] = b_next;
+    // Barrier 1: the tiles are complete. Thread (ty, tx) is about to read elements that other
+    // threads (other warps, even) stored; none may be read before it has been written.
+    __syncthreads();
+    // Start fetching the next tiles now: the loads travel while this tile is multiplied, instead
+    // of at the top of the next iteration where every warp would wait for them. Registers are
+    // private, so this needs no barrier. Past the end of K, load_or_zero gives zeros.
+    a_next = load_or_zero(A, M, K, row, k0 + TILE + tx);
+    b_next = load_or_zero(B, K, N, k0 + TILE + ty, col);
+    // A row of As times a column of Bs, from shared memory. As[ty][k] is the same address for
+    // every thread of a tile row: one read, broadcast. Bs[k][tx] walks along a row of Bs:
+    // consecutive threads, consecutive banks, no conflict.
+#pragma unroll
+    for (int k = 0; k < TILE; ++k) acc += As[ty][k] * Bs[k][tx];
+    // Barrier 2: everyone is done reading. The next iteration overwrites As and Bs; a fast warp
+    // must not store its next elements while a slow one still reads these.
+    __syncthreads();
     // END EXERCISE
   }
   //! [tile_loop]
 
   //! [write_c]
   // BEGIN EXERCISE: write C
-  // TODO: threads inside C (row < M and col < N) write alpha * acc + beta * C[row][col];
-  // when beta == 0, C must not be read (it may hold NaN): write alpha * acc alone. (Delete the
-  // next line: it only keeps the compiler quiet while these variables are unused.)
-  (void)row, (void)col, (void)acc, (void)a_next, (void)b_next, (void)As, (void)Bs;
+  // Only threads inside C write; a partial tile's extra threads did their share of the loads and
+  // stop here. As in BLAS, C is read only when beta != 0 (it may hold NaN when beta == 0).
+  if (row < M && col < N) {
+    float* c = C + static_cast<std::size_t>(row) * N + col;
+    *c = (beta == 0.0f) ? alpha * acc : alpha * acc + beta * *c;
+  }
   // END EXERCISE
 }
 //! [write_c]
@@ -94,26 +109,14 @@ void tiled_sgemm(int M, int N, int K, float alpha, const float* A, const float* 
   // Sizes >= 1, small enough for int indices, and the grid's y (over the M rows) in its limit.
   course::require_gemm_shape("tiled_sgemm", M, N, K, (static_cast<long>(M) + TILE - 1) / TILE);
   // BEGIN EXERCISE: tiled_sgemm launch
-  // TODO: launch tiled_sgemm_kernel<TILE> with blocks of TILE x TILE threads (x along the
-  // columns) and enough blocks to cover all of C, rounding up; then CHECK_LAUNCH().
-  course::not_implemented("tiled_sgemm (exercises/05-tiling/tiled_sgemm.cu)");
+  // One TILE x TILE block per tile of C, x along the columns (N), y along the rows (M), both
+  // rounded up so a partial tile at the right and bottom edges gets its block too.
+  const dim3 block(TILE, TILE);
+  const dim3 grid((N + TILE - 1) / TILE, (M + TILE - 1) / TILE);
+  tiled_sgemm_kernel<TILE><<<grid, block>>>(M, N, K, alpha, A, B, beta, C);
+  CHECK_LAUNCH();
   // END EXERCISE
 }
 //! [launch]
-
-// Not an exercise: the kernel itself, for lesson 06's occupancy APIs. The typed pointer picks the
-// __global__ function of the two templates named tiled_sgemm_kernel (this one takes no arguments).
-template <int TILE>
-const void* tiled_sgemm_kernel() {
-  void (*kernel)(int, int, int, float, const float*, const float*, float, float*) =
-      tiled_sgemm_kernel<TILE>;
-  return reinterpret_cast<const void*>(kernel);
-}
-
-// The two tile sizes of the lesson, compiled here so the header needs no CUDA.
-template void tiled_sgemm<16>(int, int, int, float, const float*, const float*, float, float*);
-template void tiled_sgemm<32>(int, int, int, float, const float*, const float*, float, float*);
-template const void* tiled_sgemm_kernel<16>();
-template const void* tiled_sgemm_kernel<32>();
 
 }  // namespace lesson05
