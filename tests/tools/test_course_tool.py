@@ -162,7 +162,7 @@ for a in "$@"; do
   fi
 done
 echo "fake lesson program ran: $*"
-exit 0
+exit "${FAKE_EXIT:-0}"
 """
 
 # A fake `cmake --build`: it "compiles" the exercises and fails, as nvcc would, on one that holds
@@ -889,6 +889,13 @@ class Grading(Base):
                                 "--args", "--size 64 --json")
         self.assertEqual(rc, 0, out)
         self.assertIn("fake lesson program ran: --size 64 --json", out)
+        # No usable GPU here (3: none; 4: below the lesson's compute capability): the program said
+        # so, and that is the expected end of make lesson-N on such a machine. Any other failure
+        # of the program is the learner's to see.
+        for code, expected in (("3", 0), ("4", 0), ("1", 1), ("2", 2)):
+            rc, out, _ = self.c.run("run", "1", "--build", str(self.c.root / "build"),
+                                    env={"FAKE_EXIT": code})
+            self.assertEqual(rc, expected, (code, out))
 
     def test_a_cpu_machine_does_not_undo_a_gpu_pass(self):
         self.c.fill("02", SOLVED)

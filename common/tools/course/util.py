@@ -11,6 +11,10 @@ ROOT = Path(__file__).resolve().parents[3]
 STATE_DIR = ROOT / ".course"
 # The exit code of a test program whose GPU part cannot run here (CTest's SKIP_RETURN_CODE).
 SKIP_CODE = 77
+# A lesson program's exit codes when no usable GPU is here (common/device.hpp: kExitNoDevice,
+# kExitDeviceTooOld): no GPU or driver, or a GPU below the lesson's compute capability.
+EXIT_NO_GPU = 3
+EXIT_GPU_TOO_OLD = 4
 SOURCE_SUFFIXES = (".cu", ".cpp", ".cc", ".c", ".cuh", ".hpp", ".h")
 
 
