@@ -26,10 +26,9 @@ using Coop256MulticastA = CooperativeConfig<256, 128, 4, true, true, 1, 2>;
 using Coop256MulticastADirect = CooperativeConfig<256, 128, 4, false, false, 1, 2>;
 using Coop256MulticastB = CooperativeConfig<256, 128, 4, true, true, 2, 1>;
 using Coop256MulticastBDirect = CooperativeConfig<256, 128, 4, false, false, 2, 1>;
-// Coop with the second consumer starting kCycles after the first (600 cycles: about one k-block of
-// one consumer's wgmmas on an H100).
-template <int kCycles>
-using CoopStaggered = CooperativeConfig<128, 256, 4, true, true, 1, 1, kCycles>;
+// Coop with the second consumer starting 1200 cycles after the first: about two k-blocks of one
+// consumer's wgmmas on an H100, what its epilogue takes.
+using CoopStaggered = CooperativeConfig<128, 256, 4, true, true, 1, 1, 1200>;
 //! [cooperative_configs]
 
 template <class WithTmaStore, class WithRegisterEpilogue>
@@ -42,18 +41,11 @@ void launch_cooperative(const char* name, TileSchedule schedule, int M, int N, i
 
 }  // namespace
 
-template <int kCycles>
 void cooperative_staggered_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
                                 const bf16* A, const bf16* B, float beta, bf16* C) {
-  launch_cooperative<CoopStaggered<kCycles>, CoopDirect>("cooperative_staggered_gemm", schedule, M,
-                                                         N, K, alpha, A, B, beta, C);
+  launch_cooperative<CoopStaggered, CoopDirect>("cooperative_staggered_gemm", schedule, M, N, K,
+                                                alpha, A, B, beta, C);
 }
-template void cooperative_staggered_gemm<600>(TileSchedule, int, int, int, float, const bf16*,
-                                              const bf16*, float, bf16*);
-template void cooperative_staggered_gemm<1200>(TileSchedule, int, int, int, float, const bf16*,
-                                               const bf16*, float, bf16*);
-template void cooperative_staggered_gemm<2400>(TileSchedule, int, int, int, float, const bf16*,
-                                               const bf16*, float, bf16*);
 
 void cooperative_st_shared_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
                                 const bf16* A, const bf16* B, float beta, bf16* C) {

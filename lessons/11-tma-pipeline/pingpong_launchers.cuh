@@ -1,6 +1,6 @@
 // Lesson 11: the launcher of the ping-pong kernel (pingpong_gemm.cuh). Given code that calls yours,
-// compiled by calls-yours/pingpong_gemm.cu with each library's pipeline_exercises.cuh, apart from the
-// other launchers so that the kernels compile in parallel. Include it from one file only.
+// compiled by calls-yours/pingpong_gemm.cu with each library's pipeline_exercises.cuh, apart from
+// the other launchers so that the kernels compile in parallel. Include it from one file only.
 #pragma once
 
 #include "persistent_launch.cuh"

@@ -82,9 +82,8 @@ void cooperative_st_shared_gemm(TileSchedule schedule, int M, int N, int K, floa
 /// The same, staging written with stmatrix.
 void cooperative_gemm(TileSchedule schedule, int M, int N, int K, float alpha, const bf16* A,
                       const bf16* B, float beta, bf16* C);
-/// cooperative_gemm with the second consumer starting `kCycles` clock cycles after the first (600,
-/// 1200 or 2400): the two then reach their epilogues at different times.
-template <int kCycles>
+/// cooperative_gemm with the second consumer starting 1200 clock cycles after the first, so that
+/// the two reach their epilogues at different times.
 void cooperative_staggered_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
                                 const bf16* A, const bf16* B, float beta, bf16* C);
 /// cooperative_gemm on clusters of two tiles adjacent along M, which share B by TMA multicast.
