@@ -168,6 +168,13 @@ class GpuData:
     def for_lesson(self, num):
         return [l for l in self.gemm if l["lesson"] == num]
 
+    def headline_shapes(self, num):
+        """Lesson `num`'s headline kernel at every shape `make bench` measured it at, in the order
+        measured, when the file holds more than the one shape the ladder uses (a lesson whose record
+        lists its own `bench` shapes, such as lesson 11's target shapes); else []."""
+        lines = [l for l in self.all_sizes if l["lesson"] == num and l.get("headline")]
+        return lines if len(lines) > 1 and num in self.meta.get("sizes_of", {}) else []
+
     def headline(self, num, any_size=False):
         """The figures of lesson `num`'s headline kernel: its lines (the reference solution's, or
         the learner's in a "mine" view; the one the program marks "headline") at the TARGET_SIZES

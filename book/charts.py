@@ -392,10 +392,45 @@ EXTRA_CHARTS = {"occupancy": occupancy_chart, "occupancy_sweep": sweep_chart,
                 "wave_quantization": waves_chart}
 
 
+def shapes_chart(gpu, num, out):
+    """The headline kernel next to cuBLAS at each shape the lesson's targets are set at (its
+    record's `bench` list), or None when the data holds one shape only."""
+    lines = gpu.headline_shapes(num)
+    if not lines:
+        return None
+    name = bookdata.lesson_figure(gpu, num, "shapes")
+    shapes = [f'{l["M"]}×{l["N"]}×{l["K"]}' for l in lines]
+    ours = [float(l["tflops"]) for l in lines]
+    cub = [float(l["cublas_tflops"]) for l in lines]
+    kernel = lines[0]["kernel"]
+    fig, ax = plt.subplots(figsize=(9, 0.9 + 0.75 * len(lines)))
+    y = list(range(len(lines)))
+    ax.barh([v - 0.19 for v in y], cub, height=0.36, color=GREY, label="cuBLAS (same run)")
+    ax.barh([v + 0.19 for v in y], ours, height=0.36, color=BLUE, label=kernel)
+    top = max(ours + cub) * 1.3
+    ax.set_xlim(0, top)
+    for yi, v, c in zip(y, ours, cub):
+        ax.text(v + top * 0.01, yi + 0.19, f"{v:.1f} TFLOP/s, {fmt_pct(100 * v / c)}",
+                va="center", fontsize=10, color=DARK)
+        ax.text(c + top * 0.01, yi - 0.19, f"{c:.1f}", va="center", fontsize=9, color=DARK)
+    ax.set_yticks(y)
+    ax.set_yticklabels(shapes)
+    ax.invert_yaxis()
+    ax.set_xlabel("TFLOP/s (M×N×K)")
+    ax.grid(axis="y", visible=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
+    ax.set_title(f"Lesson {num}'s {kernel} on {gpu.gpu}, shape by shape", loc="left")
+    save(fig, out / name)
+    caption = (f"Lesson {num}'s headline kernel, {kernel}, next to cuBLAS timed in the same run, at "
+               f"each shape of the lesson's targets on {gpu.gpu} (from {gpu.rel}).")
+    return {"file": name, "caption": caption, "kind": "shapes"}
+
+
 def lesson_charts(gpu, num, out):
     figs = [lesson_chart(gpu, num, out)]
     if figs[0]:
         figs[0]["kind"] = "kernels"
+    figs.append(shapes_chart(gpu, num, out))
     for what, draw in EXTRA_CHARTS.items():
         lines = gpu.extras.get((num, what))
         if lines:
