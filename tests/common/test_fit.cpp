@@ -9,6 +9,7 @@
 #include "common/variants.hpp"
 
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
