@@ -77,6 +77,9 @@ DeviceInfo probe_device(int index) {
   l.max_blocks_per_sm = prop.maxBlocksPerMultiProcessor;
   l.regs_per_sm = prop.regsPerMultiprocessor;
   l.regs_per_block = prop.regsPerBlock;
+  // No property or attribute reports it: 255 on every compute capability the course runs on (the
+  // CUDA C++ Programming Guide's table of technical specifications).
+  l.max_regs_per_thread = 255;
   l.smem_per_sm_bytes = prop.sharedMemPerMultiprocessor;
   l.smem_per_block_bytes = prop.sharedMemPerBlock;
   l.smem_per_block_optin_bytes = prop.sharedMemPerBlockOptin;

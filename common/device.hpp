@@ -42,6 +42,7 @@ struct DeviceLimits {
   int max_blocks_per_sm = 0;                   ///< resident blocks per SM, however small (32)
   int regs_per_sm = 0;                         ///< 32-bit registers per SM (65536)
   int regs_per_block = 0;                      ///< registers one block may hold in all (65536)
+  int max_regs_per_thread = 0;                 ///< the most one thread may have (255)
   std::size_t smem_per_sm_bytes = 0;           ///< shared memory per SM (228 KiB on 9.0)
   std::size_t smem_per_block_bytes = 0;        ///< per block without opting in (48 KiB)
   std::size_t smem_per_block_optin_bytes = 0;  ///< per block with the opt-in (227 KiB on 9.0)

@@ -3,6 +3,7 @@
 #include "common/buffers.hpp"
 #include "common/cublas_gemm.hpp"
 #include "common/device.hpp"
+#include "common/fit.hpp"
 #include "common/random.hpp"
 #include "common/report.hpp"
 #include "common/timing.hpp"
@@ -238,6 +239,12 @@ template struct GemmLesson<Bf16>;
 
 namespace detail {
 
+bool runs_here(const VariantInfo& v) {
+  const Fit f = fits_current_device(v);
+  if (!f) std::printf("not on this GPU: %s: %s\n", v.name.c_str(), f.why.c_str());
+  return f.ok;
+}
+
 void print_config_table(const LessonRun& run, const std::vector<VariantInfo>& table,
                         bool local_bytes) {
   std::printf("\nthe compiled configurations on %s\n", run.gpu().c_str());
@@ -245,8 +252,13 @@ void print_config_table(const LessonRun& run, const std::vector<VariantInfo>& ta
   if (local_bytes) head.push_back("local B");
   for (const char* h : {"smem KB", "blocks/SM", "warps/SM", "FLOP/B"}) head.push_back(h);
   Table t(head);
+  std::vector<std::string> not_here;  // "#i NAME: WHY" of each that does not fit this GPU
   for (int i = 0; i < static_cast<int>(table.size()); ++i) {
     const VariantInfo& v = table[i];
+    if (const Fit f = fits_current_device(v); !f) {
+      not_here.push_back(std::to_string(i) + " " + v.name + ": " + f.why);
+      continue;
+    }
     const KernelAttributes a = kernel_attributes(v.kernel);
     const int blocks = occupancy_blocks_per_sm(v);
     std::vector<std::string> row = {std::to_string(i), v.name, std::to_string(v.threads),
@@ -269,6 +281,10 @@ void print_config_table(const LessonRun& run, const std::vector<VariantInfo>& ta
     }
   }
   t.print();
+  if (!not_here.empty()) {
+    std::printf("not on this GPU (they are left out of the sweep too):\n");
+    for (const std::string& line : not_here) std::printf("  %s\n", line.c_str());
+  }
 }
 
 template <class P>
@@ -286,7 +302,7 @@ void sweep_variants(const LessonRun& run, const std::vector<Variant<P>>& table) 
   Table t({"#", "configuration", "ms", "TFLOP/s"});
   for (int i = 0; i < static_cast<int>(table.size()); ++i) {
     const Variant<P>& v = table[i];
-    if (!v.swept) continue;
+    if (!v.swept || !runs_here(v)) continue;
     const double ms =
         time_gpu([&] { v.run(s.M, s.N, s.K, 1.0f, A.data(), B.data(), 0.0f, C.data()); }, timing)
             .median_ms;

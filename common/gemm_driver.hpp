@@ -19,6 +19,7 @@
 
 #include "common/cli.hpp"
 #include "common/device.hpp"
+#include "common/fit.hpp"
 #include "common/gemm.hpp"
 #include "common/gemm_check.hpp"
 #include "common/lesson.hpp"
@@ -166,9 +167,16 @@ int run_gemm_lesson(int argc, char** argv, const LessonId& lesson, const std::st
 /// size (no checks)". For GemmLesson::options.
 void add_sweep_option(Cli& cli);
 
+namespace detail {
+/// Whether `v` fits the current GPU (fits_current_device()); when it does not, prints
+/// "not on this GPU: NAME: WHY" and returns false.
+bool runs_here(const VariantInfo& v);
+}  // namespace detail
+
 /// Every variant of `table` on the ladder, from step `first` on (and up to `last`), one per step,
 /// as kernels to measure: named "step N: NAME", with the variant's intensity; stops at the first
-/// step no variant is on.
+/// step no variant is on. A step whose variant does not fit the current GPU is left out, with the
+/// reason on stdout (detail::runs_here()).
 template <class V>
 std::vector<NamedGemm<typename V::Precision>> ladder_kernels(const std::vector<V>& table,
                                                              int first = 1, int last = INT_MAX) {
@@ -176,17 +184,21 @@ std::vector<NamedGemm<typename V::Precision>> ladder_kernels(const std::vector<V
   for (int step = first; step <= last; ++step) {
     const int i = step_index(table, step);
     if (i < 0) break;
+    if (!detail::runs_here(table[i])) continue;
     out.push_back({"step " + std::to_string(step) + ": " + table[i].name, table[i].run, false,
                    table[i].intensity});
   }
   return out;
 }
 
-/// Every variant of `table` as a kernel to measure, under its own name.
+/// Every variant of `table` that fits the current GPU as a kernel to measure, under its own name;
+/// the others are named on stdout with the reason (detail::runs_here()).
 template <class V>
 std::vector<NamedGemm<typename V::Precision>> variant_kernels(const std::vector<V>& table) {
   std::vector<NamedGemm<typename V::Precision>> out;
-  for (const V& v : table) out.push_back({v.name, v.run, false, v.intensity});
+  for (const V& v : table) {
+    if (detail::runs_here(v)) out.push_back({v.name, v.run, false, v.intensity});
+  }
   return out;
 }
 
@@ -197,11 +209,12 @@ template <class P>
 void sweep_variants(const LessonRun& run, const std::vector<Variant<P>>& table);
 }  // namespace detail
 
-/// "the compiled configurations on GPU" and one row per variant of `table`: its threads, the
-/// compiler's registers (and, with `local_bytes`, its local memory per thread: more than 0 means
-/// it spilled), its dynamic shared memory, the blocks per SM the CUDA runtime allows it
-/// (occupancy_blocks_per_sm()), the warps that makes and its FLOP per byte. With --json, one
-/// "config" measurement line per variant.
+/// "the compiled configurations on GPU" and one row per variant of `table` that fits the GPU
+/// (fits_current_device()): its threads, the compiler's registers (and, with `local_bytes`, its
+/// local memory per thread: more than 0 means it spilled), its dynamic shared memory, the blocks
+/// per SM the CUDA runtime allows it (occupancy_blocks_per_sm()), the warps that makes and its
+/// FLOP per byte; then each variant that does not fit, with the reason. With --json, one "config"
+/// measurement line per variant that fits.
 template <class V>
 void print_config_table(const LessonRun& run, const std::vector<V>& table,
                         bool local_bytes = true) {
@@ -209,9 +222,10 @@ void print_config_table(const LessonRun& run, const std::vector<V>& table,
                              local_bytes);
 }
 
-/// `--sweep`: every variant of `table` marked `swept`, timed at the options' problem size on one
-/// set of random inputs and not checked (the lesson's checked kernels are measured by
-/// measure_kernels()). Prints a table, and with --json one line per variant ("what": "sweep").
+/// `--sweep`: every variant of `table` marked `swept` that fits the GPU, timed at the options'
+/// problem size on one set of random inputs and not checked (the lesson's checked kernels are
+/// measured by measure_kernels()); the others are named with the reason. Prints a table, and with
+/// --json one line per variant timed ("what": "sweep").
 template <class V>
 void sweep_variants(const LessonRun& run, const std::vector<V>& table) {
   detail::sweep_variants(run,

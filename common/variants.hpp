@@ -30,11 +30,26 @@ struct VariantInfo {
   /// The `__global__` function its launches run (for cudaFuncGetAttributes and the occupancy
   /// calculator), or null when its launcher chooses among several.
   const void* kernel = nullptr;
-  int threads = 0;             ///< threads per block
+  /// Threads per block. Its kernel is compiled with `__launch_bounds__(threads)` or
+  /// `__launch_bounds__(threads, min_blocks)`, which caps the registers a thread may have
+  /// (common/fit.hpp); 0 when its launcher chooses among kernels and the table does not describe
+  /// them (then only its compute capability is checked).
+  int threads = 0;
   std::size_t smem_bytes = 0;  ///< dynamic shared memory per block
+  /// `__shared__` arrays of fixed size per block, by design: what the compiler reports as
+  /// KernelAttributes::static_smem. With smem_bytes, the shared memory a block needs.
+  std::size_t static_smem_bytes = 0;
   /// The blocks per SM it asks the compiler for (the second argument of `__launch_bounds__`), 0
   /// when it asks for none.
   int min_blocks = 0;
+  /// True when its kernel asks for min_blocks only on an SM that holds that many of its blocks,
+  /// and elsewhere for as many as one holds (lesson 06's kernels: a promise no SM of the
+  /// architecture could keep would be dropped by the compiler, with a warning).
+  bool min_blocks_fit_sm = false;
+  int min_cc =
+      0;  ///< the oldest compute capability it runs on (80 for 8.0), 0: any of the course's
+  int max_cc = 0;      ///< the newest (90 for code compiled for sm_90a alone), 0: no limit
+  std::string cc_why;  ///< what needs that compute capability, e.g. "bf16 tensor cores"
   /// FLOP per byte it loads from global memory, by design (0: not stated): where the book's
   /// roofline places it.
   double intensity = 0;
@@ -87,7 +102,9 @@ int step_index(const std::vector<V>& table, int step) {
 
 /// Raises the dynamic shared memory `kernel` may have to `bytes` on the current device, once per
 /// kernel and device; above 48 KiB a kernel must opt in before its first launch (nothing to do at
-/// or below). \throws course::CudaError when the device refuses (more than it has)
+/// or below). \throws std::runtime_error("needs 144 KiB of shared memory per block; this GPU
+/// gives 99 KiB (NAME)") when the device has less \throws course::CudaError when the device
+/// refuses for another reason
 void allow_dynamic_shared_memory(const void* kernel, std::size_t bytes);
 
 /// Blocks of `v` that fit on one SM of the current GPU: the CUDA runtime's occupancy calculator

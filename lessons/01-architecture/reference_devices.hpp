@@ -2,12 +2,17 @@
 /// \brief Three GPUs from their published specifications, as the driver would report them: the
 /// inputs of the CPU grading of summarize(), and what `lesson01` shows on a machine with no GPU.
 ///
-/// Clocks are the peak (boost) clocks the driver reports; memory clocks are the driver's figure,
-/// which counts one clock per two transfers (double data rate). Cache and shared-memory sizes are
-/// in the binary units the driver uses (the "50 MB" L2 of an H100 is 50 MiB).
+/// Their names, compute capabilities, SMs and launch limits are the course's reference GPUs'
+/// (common/reference_gpus.hpp); this file adds what lesson 01 summarizes besides: memory, caches,
+/// clocks and the datasheets' peaks. Clocks are the peak (boost) clocks the driver reports; memory
+/// clocks are the driver's figure, which counts one clock per two transfers (double data rate).
+/// Cache and shared-memory sizes are in the binary units the driver uses (the "50 MB" L2 of an H100
+/// is 50 MiB).
 #pragma once
 
 #include "architecture.hpp"
+
+#include "common/reference_gpus.hpp"
 
 #include <cstddef>
 #include <string>
@@ -27,6 +32,28 @@ namespace detail {
 constexpr std::size_t kKiB = 1024;
 constexpr std::size_t kMiB = 1024 * kKiB;
 constexpr std::size_t kGiB = 1024 * kMiB;
+
+/// A DeviceSpec with what the course's table has of reference GPU `label`: its name, compute
+/// capability, SMs, threads, blocks, registers and shared memory.
+inline DeviceSpec spec_of(const std::string& label) {
+  const course::ReferenceGpu& gpu = course::reference_gpu(label);
+  const course::DeviceLimits& l = gpu.limits;
+  DeviceSpec s;
+  s.name = gpu.name;
+  s.cc_major = l.cc_major;
+  s.cc_minor = l.cc_minor;
+  s.sm_count = l.sm_count;
+  s.warp_size = l.warp_size;
+  s.max_threads_per_sm = l.max_threads_per_sm;
+  s.max_threads_per_block = l.max_threads_per_block;
+  s.max_blocks_per_sm = l.max_blocks_per_sm;
+  s.regs_per_sm = l.regs_per_sm;
+  s.regs_per_block = l.regs_per_block;
+  s.smem_per_sm_bytes = l.smem_per_sm_bytes;
+  s.smem_per_block_bytes = l.smem_per_block_bytes;
+  s.smem_per_block_optin_bytes = l.smem_per_block_optin_bytes;
+  return s;
+}
 }  // namespace detail
 
 /// NVIDIA H100 SXM5 80GB (Hopper, compute capability 9.0): 132 SMs at 1980 MHz, HBM3 at
@@ -34,20 +61,7 @@ constexpr std::size_t kGiB = 1024 * kMiB;
 /// TB/s.
 inline ReferenceDevice h100_sxm5() {
   using namespace detail;
-  DeviceSpec s;
-  s.name = "NVIDIA H100 80GB HBM3";
-  s.cc_major = 9;
-  s.cc_minor = 0;
-  s.sm_count = 132;
-  s.warp_size = 32;
-  s.max_threads_per_sm = 2048;
-  s.max_threads_per_block = 1024;
-  s.max_blocks_per_sm = 32;
-  s.regs_per_sm = 65536;
-  s.regs_per_block = 65536;
-  s.smem_per_sm_bytes = 228 * kKiB;
-  s.smem_per_block_bytes = 48 * kKiB;
-  s.smem_per_block_optin_bytes = 227 * kKiB;
+  DeviceSpec s = spec_of("H100 SXM5");
   s.l2_bytes = 50 * kMiB;
   s.global_mem_bytes = 80 * kGiB;
   s.sm_clock_khz = 1980000;
@@ -60,20 +74,7 @@ inline ReferenceDevice h100_sxm5() {
 /// on a 5120-bit bus, 40 MiB of L2. Datasheet: 19.5 TFLOP/s FP32, 1555 GB/s.
 inline ReferenceDevice a100_sxm4_40gb() {
   using namespace detail;
-  DeviceSpec s;
-  s.name = "NVIDIA A100-SXM4-40GB";
-  s.cc_major = 8;
-  s.cc_minor = 0;
-  s.sm_count = 108;
-  s.warp_size = 32;
-  s.max_threads_per_sm = 2048;
-  s.max_threads_per_block = 1024;
-  s.max_blocks_per_sm = 32;
-  s.regs_per_sm = 65536;
-  s.regs_per_block = 65536;
-  s.smem_per_sm_bytes = 164 * kKiB;
-  s.smem_per_block_bytes = 48 * kKiB;
-  s.smem_per_block_optin_bytes = 163 * kKiB;
+  DeviceSpec s = spec_of("A100 SXM4 40GB");
   s.l2_bytes = 40 * kMiB;
   s.global_mem_bytes = 40 * kGiB;
   s.sm_clock_khz = 1410000;
@@ -87,20 +88,7 @@ inline ReferenceDevice a100_sxm4_40gb() {
 /// 896 GB/s.
 inline ReferenceDevice rtx_5070_ti() {
   using namespace detail;
-  DeviceSpec s;
-  s.name = "NVIDIA GeForce RTX 5070 Ti";
-  s.cc_major = 12;
-  s.cc_minor = 0;
-  s.sm_count = 70;
-  s.warp_size = 32;
-  s.max_threads_per_sm = 1536;
-  s.max_threads_per_block = 1024;
-  s.max_blocks_per_sm = 32;
-  s.regs_per_sm = 65536;
-  s.regs_per_block = 65536;
-  s.smem_per_sm_bytes = 100 * kKiB;
-  s.smem_per_block_bytes = 48 * kKiB;
-  s.smem_per_block_optin_bytes = 99 * kKiB;
+  DeviceSpec s = spec_of("RTX 5070 Ti");
   s.l2_bytes = 48 * kMiB;
   s.global_mem_bytes = 16 * kGiB;
   s.sm_clock_khz = 2452000;

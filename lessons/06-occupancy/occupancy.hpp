@@ -17,6 +17,8 @@
 /// This header is plain C++ (the graders are compiled by a C++ compiler): no CUDA types.
 #pragma once
 
+#include "common/device.hpp"
+
 #include <climits>
 #include <cstddef>
 #include <string>
@@ -83,10 +85,17 @@ struct SmLimits {
 };
 
 /// The per-SM limits of compute capability `cc_major.cc_minor`, from NVIDIA's tables (CUDA C++
-/// Programming Guide, "Technical Specifications per Compute Capability", and the tuning guides):
-/// 7.5, 8.0, 8.6, 8.9 and 9.0. The name says "CC x.y". Throws std::invalid_argument for a compute
-/// capability the table does not have (better no answer than a guessed one).
+/// Programming Guide, "Technical Specifications per Compute Capability", and the tuning guides;
+/// the course keeps them in common/reference_gpus.hpp): 7.5, 8.0, 8.6, 8.9, 9.0 and 12.0. The name
+/// says "CC x.y". Throws std::invalid_argument for a compute capability the table does not have
+/// (better no answer than a guessed one).
 SmLimits sm_limits_for(int cc_major, int cc_minor);
+/// The per-SM limits of a GPU described by `device` (what course::probe_device() reports, or a
+/// reference GPU's published limits, common/reference_gpus.hpp): every field the driver reports
+/// from `device`, the allocation rules from the table of its compute capability (those of 8.0 and
+/// later, without carve-outs, for one the table lacks). The name says "CC x.y". Given (not an
+/// exercise): what query_sm_limits() does with the driver, for limits known without the GPU.
+SmLimits sm_limits_of(const course::DeviceLimits& device);
 /// H100 (CC 9.0): 2048 threads, 32 blocks, 65536 registers, 228 KiB of shared memory per SM,
 /// 227 KiB per block with opt-in, 1 KiB reserved per block.
 SmLimits h100_limits();

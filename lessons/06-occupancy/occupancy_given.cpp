@@ -1,9 +1,13 @@
 // Lesson 06: the given part of the occupancy calculator (occupancy.hpp): the per-SM limits of the
-// GPUs the course knows, the names of the limits, the shared-memory capacity rule and the input
-// checks. Compiled once and linked into both the exercise and the solution; the functions you
+// GPUs the course knows (the course's table, common/reference_gpus.hpp, with the allocation
+// rules), the names of the limits, the shared-memory capacity rule and the input checks. Compiled
+// once and linked into both the exercise and the solution; the functions you
 // write are in exercises/06-occupancy/occupancy.cpp and launch_choice.cpp.
 #include "occupancy.hpp"
 #include "occupancy_given.hpp"
+
+#include "common/device.hpp"
+#include "common/reference_gpus.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -36,50 +40,51 @@ SmLimits ampere_and_later(int major, int minor) {
 
 SmLimits sm_limits_for(int cc_major, int cc_minor) {
   const int cc = cc_major * 10 + cc_minor;
-  SmLimits s = ampere_and_later(cc_major, cc_minor);
-  switch (cc) {
-    case 75:  // Turing: half the threads, 64 KiB of shared memory, no reserve, 256-byte units
-      s.max_threads_per_sm = 1024;
-      s.max_blocks_per_sm = 16;
-      s.smem_per_sm_bytes = 64 * kKiB;
-      s.smem_per_block_optin_bytes = 64 * kKiB;
-      s.smem_reserved_per_block_bytes = 0;
+  // What the driver would report: the course's table of compute capabilities.
+  course::DeviceLimits d;
+  try {
+    d = course::limits_for_compute_capability(cc);
+  } catch (const std::invalid_argument&) {
+    throw std::invalid_argument("sm_limits_for: compute capability " + course::cc_string(cc) +
+                                " is not in the table (7.5, 8.0, 8.6, 8.9, 9.0, 12.0)");
+  }
+  return sm_limits_of(d);
+}
+
+SmLimits sm_limits_of(const course::DeviceLimits& d) {
+  SmLimits s = ampere_and_later(d.cc_major, d.cc_minor);
+  // The allocation rules the driver does not report, per compute capability; a GPU newer than the
+  // table gets those of 8.0 and later, without a list of carve-outs.
+  switch (d.cc()) {
+    case 75:  // Turing: 256-byte units, 32 or 64 KiB of shared memory
       s.smem_alloc_unit_bytes = 256;
       s.smem_capacities_kib = {32, 64};
       break;
     case 80:  // A100
-      s.max_threads_per_sm = 2048;
-      s.max_blocks_per_sm = 32;
-      s.smem_per_sm_bytes = 164 * kKiB;
-      s.smem_per_block_optin_bytes = 163 * kKiB;
       s.smem_capacities_kib = {0, 8, 16, 32, 64, 100, 132, 164};
       break;
-    case 86:  // GA10x: RTX 30, A10, A40
-      s.max_threads_per_sm = 1536;
-      s.max_blocks_per_sm = 16;
-      s.smem_per_sm_bytes = 100 * kKiB;
-      s.smem_per_block_optin_bytes = 99 * kKiB;
-      s.smem_capacities_kib = {0, 8, 16, 32, 64, 100};
-      break;
-    case 89:  // Ada: RTX 40, L4, L40
-      s.max_threads_per_sm = 1536;
-      s.max_blocks_per_sm = 24;
-      s.smem_per_sm_bytes = 100 * kKiB;
-      s.smem_per_block_optin_bytes = 99 * kKiB;
+    case 86:   // GA10x: RTX 30, A10, A40
+    case 89:   // Ada: RTX 40, L4, L40
+    case 120:  // GeForce RTX 50: the sizes of 8.6 and 8.9 (the tuning guide gives the largest)
       s.smem_capacities_kib = {0, 8, 16, 32, 64, 100};
       break;
     case 90:  // Hopper: H100, H200
-      s.max_threads_per_sm = 2048;
-      s.max_blocks_per_sm = 32;
-      s.smem_per_sm_bytes = 228 * kKiB;
-      s.smem_per_block_optin_bytes = 227 * kKiB;
       s.smem_capacities_kib = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
       break;
     default:
-      throw std::invalid_argument("sm_limits_for: compute capability " + s.name.substr(3) +
-                                  " is not in the table (7.5, 8.0, 8.6, 8.9, 9.0)");
+      break;
   }
-  s.max_warps_per_sm = s.max_threads_per_sm / s.warp_size;
+  // What the driver reports.
+  s.warp_size = d.warp_size;
+  s.max_threads_per_block = d.max_threads_per_block;
+  s.max_threads_per_sm = d.max_threads_per_sm;
+  s.max_warps_per_sm = d.max_threads_per_sm / d.warp_size;
+  s.max_blocks_per_sm = d.max_blocks_per_sm;
+  s.regs_per_sm = d.regs_per_sm;
+  s.max_regs_per_block = d.regs_per_block;
+  s.smem_per_sm_bytes = d.smem_per_sm_bytes;
+  s.smem_per_block_optin_bytes = d.smem_per_block_optin_bytes;
+  s.smem_reserved_per_block_bytes = d.smem_reserved_per_block_bytes;
   return s;
 }
 

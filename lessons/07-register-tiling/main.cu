@@ -75,18 +75,12 @@ std::vector<Rung> rungs_for(const course::GemmShape& s) {
   const lesson06::TunedPlan plan = lesson06::plan_tuned_sgemm(s.M, s.N);
   const lesson06::TunedConfig& tuned = lesson06::tuned_configs()[plan.chosen];
   //! [rungs]
-  return {
-      {"tuned_tiled_sgemm (lesson 06)", tuned.kernel, tuned.tile_m, tuned.tile_n,
-       tuned.rows_per_thread, 1, tuned.threads},
-      {"thread_tile_1d_sgemm<64,64,8,8>", lesson07::thread_tile_1d_sgemm_kernel<64, 64, 8, 8>(), 64,
-       64, 8, 1, (64 / 8) * 64},
-      {"thread_tile_2d_sgemm<128,128,8,8,8>",
-       lesson07::thread_tile_2d_sgemm_kernel<128, 128, 8, 8, 8>(), 128, 128, 8, 8,
-       (128 / 8) * (128 / 8)},
-      {"vectorized_2d_sgemm<128,128,8,8,8>",
-       lesson07::vectorized_2d_sgemm_kernel<128, 128, 8, 8, 8>(), 128, 128, 8, 8,
-       (128 / 8) * (128 / 8)},
-  };
+  std::vector<Rung> rungs = {{"tuned_tiled_sgemm (lesson 06)", tuned.kernel, tuned.tile_m,
+                              tuned.tile_n, tuned.rows_per_thread, 1, tuned.threads}};
+  for (const lesson07::TilingKernel& k : lesson07::register_tiling_kernels()) {
+    rungs.push_back({k.name, k.kernel, k.bm, k.bn, k.tm, k.tn, k.threads});
+  }
+  return rungs;
   //! [rungs]
 }
 
@@ -103,13 +97,12 @@ int main(int argc, char** argv) {
   lesson.kernels = [](course::LessonRun& run) {
     const std::vector<Rung> rungs = rungs_for(run.shape);
     //! [kernels]
+    const std::vector<lesson07::TilingKernel>& mine = lesson07::register_tiling_kernels();
     return std::vector<course::NamedGemm<course::Fp32>>{
         {rungs[0].name, &lesson06::tuned_tiled_sgemm, false, rungs[0].intensity()},
-        {rungs[1].name, &lesson07::thread_tile_1d_sgemm<64, 64, 8, 8>, false, rungs[1].intensity()},
-        {rungs[2].name, &lesson07::thread_tile_2d_sgemm<128, 128, 8, 8, 8>, false,
-         rungs[2].intensity()},
-        {rungs[3].name, &lesson07::vectorized_2d_sgemm<128, 128, 8, 8, 8>, /*headline=*/true,
-         rungs[3].intensity()},
+        {mine[0].name, mine[0].run, false, mine[0].intensity},
+        {mine[1].name, mine[1].run, false, mine[1].intensity},
+        {mine[2].name, mine[2].run, /*headline=*/true, mine[2].intensity},
     };
     //! [kernels]
   };

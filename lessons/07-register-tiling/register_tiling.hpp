@@ -34,6 +34,11 @@
 /// This header is plain C++ (the graders are compiled by a C++ compiler).
 #pragma once
 
+#include "common/precision.hpp"
+#include "common/variants.hpp"
+
+#include <vector>
+
 namespace lesson07 {
 
 // ---- Step 1: a 1D thread tile ------------------------------------------------------------------
@@ -119,5 +124,20 @@ const void* vectorized_2d_sgemm_kernel();
 extern template void vectorized_2d_sgemm<128, 128, 8, 8, 8>(int, int, int, float, const float*,
                                                             const float*, float, float*);
 extern template const void* vectorized_2d_sgemm_kernel<128, 128, 8, 8, 8>();
+
+// ---- The three as a table ----------------------------------------------------------------------
+
+/// One of the lesson's kernels as a variant (common/variants.hpp: its name, `__global__` function,
+/// launcher, threads per block, static shared memory and FLOP per byte loaded from global memory),
+/// and how its block divides the work.
+struct TilingKernel : course::Variant<course::Fp32> {
+  int bm = 0, bn = 0;  ///< the block's tile of C
+  int tm = 0, tn = 0;  ///< the thread's
+};
+
+/// The lesson's configurations, in the order of the chapter: thread_tile_1d_sgemm<64, 64, 8, 8>,
+/// thread_tile_2d_sgemm<128, 128, 8, 8, 8> and vectorized_2d_sgemm<128, 128, 8, 8, 8> (the
+/// headline). Given.
+const std::vector<TilingKernel>& register_tiling_kernels();
 
 }  // namespace lesson07

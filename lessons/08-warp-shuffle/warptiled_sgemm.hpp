@@ -159,10 +159,12 @@ struct WarpTiledConfig : course::Variant<course::Fp32> {
 const std::vector<WarpTiledConfig>& warptiled_configs();
 
 /// The index in warptiled_configs() that tuned_warptiled_sgemm runs for an M x N output on a GPU
-/// with the limits `device` (its SM count): 0 when a grid of config 0's tiles has blocks for at
-/// least 90% of the SMs, else 1 (smaller tiles, more blocks). Plain host arithmetic. Example, on
-/// the H100's 132 SMs with config 0's 128 x 256 tiles: 4096 x 4096 is 512 blocks -> 0;
+/// with the limits `device`: 0 when a grid of config 0's tiles has blocks for at least 90% of the
+/// SMs, else 1 (smaller tiles, more blocks); only a configuration that fits the GPU
+/// (course::choose_fitting(), common/fit.hpp): 1 when 0 does not. Plain host arithmetic. Example,
+/// on the H100's 132 SMs with config 0's 128 x 256 tiles: 4096 x 4096 is 512 blocks -> 0;
 /// 2048 x 2048 is 128 blocks (97%) -> 0; 1024 x 1024 is 32 blocks (24%) -> 1.
+/// \throws std::runtime_error when neither fits the GPU, with the reasons
 int choose_warptiled_config(int M, int N, const course::DeviceLimits& device);
 
 /// **The headline.** The warp-tiled SGEMM with the configuration chosen by

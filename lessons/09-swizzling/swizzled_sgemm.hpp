@@ -79,8 +79,10 @@ void final_sgemm(int M, int N, int K, float alpha, const float* A, const float* 
                  float* C);
 
 /// The index in sgemm_configs() that final_sgemm runs for an M x N problem on a GPU with the limits
-/// `device` (its SM count); final_sgemm asks with the current GPU's
-/// (course::current_device_info()).
+/// `device`: the largest of its three tiles whose grid gives (nearly) every SM a block, among the
+/// configurations that fit the GPU (course::choose_fitting(), common/fit.hpp). final_sgemm asks
+/// with the current GPU's (course::current_device_info()).
+/// \throws std::runtime_error when none fits the GPU, with the reasons
 int final_config_for(int M, int N, const course::DeviceLimits& device);
 
 /// The index in sgemm_configs() of swizzled_sgemm's configuration (and, with a padded or plain A

@@ -101,8 +101,9 @@ int main(int argc, char** argv) {
     // WMMA, the ladder of the mma.sync kernel one change at a time (steps 1 to 4), and
     // mma_sync_gemm, which picks its tile for the problem's size.
     const auto& configs = lesson10::mma_configs();
+    const auto& wmma = lesson10::wmma_variant();
     std::vector<course::NamedGemm<course::Bf16>> kernels = {
-        {"wmma_gemm (64x64x32)", &lesson10::wmma_gemm, false, 64.0 * 64 / (64 + 64)}};
+        {wmma.name, wmma.run, false, wmma.intensity}};
     for (const auto& k : course::ladder_kernels(configs)) kernels.push_back(k);
     kernels.push_back({"mma_sync_gemm", &lesson10::mma_sync_gemm, /*headline=*/true,
                        configs[lesson10::headline_config_index()].intensity});

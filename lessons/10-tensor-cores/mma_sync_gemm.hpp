@@ -57,16 +57,22 @@ const std::vector<MmaConfig>& mma_configs();
 void config_gemm(int index, int M, int N, int K, float alpha, const course::bf16* A,
                  const course::bf16* B, float beta, course::bf16* C);
 
-/// **The headline.** The mma.sync kernel with the block tile chosen for the problem: 128 x 128 x 64
-/// (three stages, four warps of 64 x 64, two blocks an SM) when the grid still gives (nearly)
-/// every SM a block, smaller tiles when it would not. Same preconditions and exceptions as
-/// config_gemm().
+/// **The headline.** The mma.sync kernel with the block tile chosen for the problem and the GPU
+/// (mma_config_for()): 128 x 128 x 64 (three stages, four warps of 64 x 64, two blocks an SM) when
+/// the grid still gives (nearly) every SM a block, smaller tiles when it would not. Same
+/// preconditions and exceptions as config_gemm().
 void mma_sync_gemm(int M, int N, int K, float alpha, const course::bf16* A, const course::bf16* B,
                    float beta, course::bf16* C);
 
 /// The index in mma_configs() that mma_sync_gemm() runs for an M x N problem on a GPU with the
-/// limits `device` (its SM count); mma_sync_gemm() asks with the current GPU's
-/// (course::current_device_info()).
+/// limits `device`: the largest of its tiles whose grid gives (nearly) every SM a block, among the
+/// configurations that fit the GPU and hold the two blocks per SM they were tuned for
+/// (course::choose_fitting(), common/fit.hpp). On an SM of less than 194 KiB of shared memory
+/// (8.0's 164 KiB, the 100 KiB of 8.6, 8.9 and 12.0) the 128 x 128 tile takes 3 stages of 32 k
+/// (48 KiB) instead of 3 of 64 k (96 KiB), which would leave one block an SM. mma_sync_gemm()
+/// asks with the current GPU's (course::current_device_info()).
+/// \throws std::runtime_error when none fits the GPU (below compute capability 8.0: no bf16
+///         tensor cores), with the reasons
 int mma_config_for(int M, int N, const course::DeviceLimits& device);
 
 /// The index in mma_configs() of the headline's large tile (the one 4096 x 4096 runs), swizzled or

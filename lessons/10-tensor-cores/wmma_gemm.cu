@@ -123,4 +123,21 @@ void wmma_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, f
   CHECK_LAUNCH();
 }
 
+const course::Variant<course::Bf16>& wmma_variant() {
+  static const course::Variant<course::Bf16> v = [] {
+    course::Variant<course::Bf16> w;
+    w.name = "wmma_gemm (64x64x32)";
+    w.kernel = reinterpret_cast<const void*>(&wmma_gemm_kernel);
+    w.threads = kThreads;
+    w.static_smem_bytes =
+        sizeof(bf16) * (kBM + kBN) * kLd + sizeof(float) * kBM * kCLd;  // As, Bs, Cs
+    w.min_cc = 80;                                                      // require_bf16_tensor_cores
+    w.cc_why = "bf16 tensor cores";
+    w.intensity = 1.0 * kBM * kBN / (kBM + kBN);
+    w.run = &wmma_gemm;
+    return w;
+  }();
+  return v;
+}
+
 }  // namespace lesson10

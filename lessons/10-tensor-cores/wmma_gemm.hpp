@@ -20,6 +20,8 @@
 
 #include "common/device.hpp"
 #include "common/lesson.hpp"
+#include "common/precision.hpp"
+#include "common/variants.hpp"
 
 #include <string>
 
@@ -40,5 +42,10 @@ inline void require_bf16_tensor_cores(const std::string& kernel) {
 /// \throws std::runtime_error on a GPU older than compute capability 8.0
 void wmma_gemm(int M, int N, int K, float alpha, const course::bf16* A, const course::bf16* B,
                float beta, course::bf16* C);
+
+/// wmma_gemm as a variant (common/variants.hpp): its kernel, threads, static shared memory (the
+/// staged tiles of A, B and C) and the compute capability it needs, for the check that it fits a
+/// GPU (common/fit.hpp).
+const course::Variant<course::Bf16>& wmma_variant();
 
 }  // namespace lesson10

@@ -8,6 +8,11 @@
 #include "persistent_launch.cuh"
 #include "tma_pipeline.hpp"
 
+#include "common/variants.hpp"
+
+#include <algorithm>
+#include <cstddef>
+
 namespace lesson11 {
 
 namespace {
@@ -46,6 +51,16 @@ void cooperative_staggered_gemm(TileSchedule schedule, int M, int N, int K, floa
   launch_cooperative<CoopStaggered, CoopDirect>("cooperative_staggered_gemm", schedule, M, N, K,
                                                 alpha, A, B, beta, C);
 }
+
+namespace detail {
+course::VariantInfo cooperative_gemm_launch() {
+  course::VariantInfo v;
+  v.threads = std::max(Coop::kThreads, CoopDirect::kThreads);
+  v.smem_bytes = static_cast<std::size_t>(std::max(Coop::kSmemBytes, CoopDirect::kSmemBytes));
+  v.min_blocks = 1;  // __launch_bounds__(kThreads, 1)
+  return v;
+}
+}  // namespace detail
 
 void cooperative_st_shared_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
                                 const bf16* A, const bf16* B, float beta, bf16* C) {

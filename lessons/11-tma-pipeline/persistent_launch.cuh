@@ -13,6 +13,7 @@
 
 #include "common/check.hpp"
 #include "common/gemm.hpp"
+#include "common/variants.hpp"
 
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -45,6 +46,11 @@ struct StreamKWorkspace {
 };
 /// The workspace for a launch (grown when a launch needs more), with a new epoch.
 StreamKWorkspace stream_k_workspace(int slots, int slot_floats, int flags);
+
+/// What cooperative_gemm's kernels (with the TMA store, and the register epilogue's for
+/// N % 8 != 0) ask of an SM, for the table of rungs: the more threads and dynamic shared memory of
+/// the two, and their __launch_bounds__ promise. Defined with them, in cooperative_launchers.cuh.
+course::VariantInfo cooperative_gemm_launch();
 }  // namespace detail
 
 /// The signature of the persistent kernels.

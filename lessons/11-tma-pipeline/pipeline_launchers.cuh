@@ -341,7 +341,7 @@ void scheduled(int M, int N, int K, float alpha, const bf16* A, const bf16* B, f
 }
 
 // An entry of the table of variants: rung `step` of the ladder, or (step 0) a variant the sweep
-// measures.
+// measures. Code compiled for sm_90a runs on compute capability 9.0 alone.
 Rung rung(int step, const char* name, const char* what, Bf16Launcher run) {
   Rung r;
   r.name = name;
@@ -349,6 +349,27 @@ Rung rung(int step, const char* name, const char* what, Bf16Launcher run) {
   r.step = step;
   r.swept = step == 0;
   r.run = run;
+  r.min_cc = r.max_cc = 90;
+  r.cc_why = "TMA, wgmma and setmaxnreg, compiled for sm_90a";
+  return r;
+}
+
+// A rung whose launcher runs Cfg's kernel (or, for N % 8 != 0, Alt's): what they ask of an SM,
+// the larger of the two, with their __launch_bounds__ promise of `min_blocks` blocks per SM.
+template <class Cfg, class Alt = Cfg>
+Rung launching(Rung r, int min_blocks) {
+  r.threads = std::max(Cfg::kThreads, Alt::kThreads);
+  r.smem_bytes = static_cast<std::size_t>(std::max(Cfg::kSmemBytes, Alt::kSmemBytes));
+  r.min_blocks = min_blocks;
+  return r;
+}
+
+// hopper_gemm's: cooperative_gemm's kernels.
+Rung launching_cooperative(Rung r) {
+  const course::VariantInfo launch = detail::cooperative_gemm_launch();
+  r.threads = launch.threads;
+  r.smem_bytes = launch.smem_bytes;
+  r.min_blocks = launch.min_blocks;
   return r;
 }
 
@@ -435,13 +456,21 @@ const std::vector<Rung>& variants() {
 
 const std::vector<Rung>& rungs() {
   static const std::vector<Rung> ladder = {
-      rung(1, "tma_wgmma_1stage_gemm", "TMA + mbarrier + wgmma, one stage", &tma_wgmma_1stage_gemm),
-      rung(2, "tma_wgmma_gemm", "4 stages in flight", &tma_wgmma_gemm),
-      rung(3, "specialized_gemm", "producer/consumer warpgroups, 128x256", &specialized_gemm),
-      rung(4, "persistent_gemm", "persistent grid, tiles in bands", &persistent_gemm),
-      rung(5, "staged_store_gemm", "epilogue through shared memory + TMA store",
-           &staged_store_gemm),
-      rung(6, "hopper_gemm", "4 stages, streamed stmatrix epilogue", &hopper_gemm),
+      launching<OneStage>(rung(1, "tma_wgmma_1stage_gemm", "TMA + mbarrier + wgmma, one stage",
+                               &tma_wgmma_1stage_gemm),
+                          0),
+      launching<FourStages>(rung(2, "tma_wgmma_gemm", "4 stages in flight", &tma_wgmma_gemm), 0),
+      launching<Specialized>(
+          rung(3, "specialized_gemm", "producer/consumer warpgroups, 128x256", &specialized_gemm),
+          1),
+      launching<Specialized>(
+          rung(4, "persistent_gemm", "persistent grid, tiles in bands", &persistent_gemm), 1),
+      launching<StagedStore, Specialized>(
+          rung(5, "staged_store_gemm", "epilogue through shared memory + TMA store",
+               &staged_store_gemm),
+          1),
+      launching_cooperative(
+          rung(6, "hopper_gemm", "4 stages, streamed stmatrix epilogue", &hopper_gemm)),
   };
   return ladder;
 }

@@ -251,7 +251,8 @@ TEST_CASE("occupancy refuses a usage that makes no sense", "[cpu][task_4]") {
   {
     INFO(
         "the tables of the course: H100 228 KiB per SM, 227 KiB per block, 1 KiB reserved; A100 "
-        "164 / 163; CC 8.6 1536 threads and 16 blocks; CC 8.9 1536 threads and 24 blocks");
+        "164 / 163; CC 8.6 1536 threads and 16 blocks; CC 8.9 1536 threads and 24 blocks; CC 12.0 "
+        "1536 threads and 99 KiB per block; CC 7.5 no reserve");
     CHECK(h100.smem_per_sm_bytes == 228 * kKiB);
     CHECK(h100.smem_per_block_optin_bytes == 227 * kKiB);
     CHECK(h100.smem_reserved_per_block_bytes == kKiB);
@@ -259,6 +260,9 @@ TEST_CASE("occupancy refuses a usage that makes no sense", "[cpu][task_4]") {
     CHECK(lesson06::cc86_limits().max_threads_per_sm == 1536);
     CHECK(lesson06::cc86_limits().max_blocks_per_sm == 16);
     CHECK(lesson06::cc89_limits().max_blocks_per_sm == 24);
+    CHECK(lesson06::sm_limits_for(12, 0).max_threads_per_sm == 1536);
+    CHECK(lesson06::sm_limits_for(12, 0).smem_per_block_optin_bytes == 99 * kKiB);
+    CHECK(lesson06::sm_limits_for(7, 5).smem_reserved_per_block_bytes == 0);
     CHECK(h100.regs_per_thread_granularity() == 8);
     CHECK_THROWS(lesson06::sm_limits_for(1, 0));
   }
@@ -415,7 +419,7 @@ TEST_CASE("query_sm_limits reports what the driver reports", "[gpu][task_6]") {
   }
   // The course's table must agree with the driver for a GPU it lists.
   const int cc = s.cc_major * 10 + s.cc_minor;
-  if (cc == 75 || cc == 80 || cc == 86 || cc == 89 || cc == 90) {
+  if (cc == 75 || cc == 80 || cc == 86 || cc == 89 || cc == 90 || cc == 120) {
     const SmLimits t = lesson06::sm_limits_for(s.cc_major, s.cc_minor);
     INFO("lessons' table for CC " << s.cc_major << "." << s.cc_minor << " against this GPU");
     CHECK(t.max_threads_per_sm == s.max_threads_per_sm);

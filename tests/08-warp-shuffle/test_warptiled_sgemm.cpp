@@ -13,6 +13,7 @@
 #include "warptiled_sgemm.hpp"
 
 #include "common/gemm_check.hpp"
+#include "common/reference_gpus.hpp"
 
 #include <set>
 #include <string>
@@ -150,10 +151,11 @@ TEST_CASE("the thread tiles cover the block tile once, warp by warp", "[cpu][tas
   CHECK(static_cast<int>(rows.size()) == s.sub_m());
   CHECK(static_cast<int>(cols.size()) == s.sub_n());
   // And the launch planner of tuned_warptiled_sgemm on an H100's 132 SMs (given code).
-  CHECK(lesson08::choose_warptiled_config(4096, 4096, course_test::h100_sxm_limits()) == 0);
-  CHECK(lesson08::choose_warptiled_config(2048, 2048, course_test::h100_sxm_limits()) == 0);
-  CHECK(lesson08::choose_warptiled_config(1024, 1024, course_test::h100_sxm_limits()) == 1);
-  CHECK(lesson08::choose_warptiled_config(1, 1, course_test::h100_sxm_limits()) == 1);
+  const course::DeviceLimits h100 = course::reference_gpu("H100 SXM5").limits;
+  CHECK(lesson08::choose_warptiled_config(4096, 4096, h100) == 0);
+  CHECK(lesson08::choose_warptiled_config(2048, 2048, h100) == 0);
+  CHECK(lesson08::choose_warptiled_config(1024, 1024, h100) == 1);
+  CHECK(lesson08::choose_warptiled_config(1, 1, h100) == 1);
 }
 
 TEST_CASE("every warp-tiled configuration is right on the shape grid", "[gpu][task_5]") {

@@ -17,6 +17,8 @@
 
 #include "common/buffers.hpp"
 #include "common/check.hpp"
+#include "common/device.hpp"
+#include "common/fit.hpp"
 #include "common/gemm_check.hpp"
 
 #include <algorithm>
@@ -380,7 +382,21 @@ TEST_CASE("every compiled configuration is right", "[gpu][task_4]") {
   // The layouts first: a stub fails here with NOT IMPLEMENTED.
   REQUIRE(course::check_gemm(&lesson09::swizzled_sgemm, {33, 65, 17, 1.0f, 0.0f}).passed);
   const auto& configs = lesson09::sgemm_configs();
+  const course::DeviceLimits& gpu = course::current_device_info().limits;
+  // What final_sgemm chooses here always fits this GPU.
+  for (int size : {4096, 1024, 64}) {
+    const int chosen = lesson09::final_config_for(size, size, gpu);
+    const course::Fit f = course::fits_current_device(configs[chosen]);
+    INFO("final_sgemm at " << size << ": " << configs[chosen].name << ": " << f.why);
+    CHECK(f.ok);
+  }
   for (int i = 0; i < static_cast<int>(configs.size()); ++i) {
+    // A configuration this GPU cannot run (say more shared memory than a block may have here) is
+    // named, with the reason, and left out.
+    if (const course::Fit f = course::fits_current_device(configs[i]); !f) {
+      WARN(configs[i].name << ": not run on this GPU: " << f.why);
+      continue;
+    }
     const course::GemmFn<course::Fp32> fn = [i](int M, int N, int K, float alpha, const float* A,
                                                 const float* B, float beta, float* C) {
       lesson09::config_sgemm(i, M, N, K, alpha, A, B, beta, C);

@@ -22,6 +22,8 @@
 #include "lessons/09-swizzling/bank_conflicts.hpp"  // lesson 09
 #include "lessons/09-swizzling/smem_swizzle.hpp"    // lesson 09
 
+#include "common/device.hpp"
+#include "common/fit.hpp"
 #include "common/gemm_check.hpp"
 
 #include <algorithm>
@@ -318,7 +320,21 @@ TEST_CASE("every compiled configuration is right", "[gpu][task_2]") {
   // Your code first: a stub fails here with NOT IMPLEMENTED.
   REQUIRE(course::check_gemm(&lesson10::mma_sync_gemm, {33, 65, 24, 1.0f, 0.0f}).passed);
   const auto& configs = lesson10::mma_configs();
+  const course::DeviceLimits& gpu = course::current_device_info().limits;
+  // What mma_sync_gemm chooses here always fits this GPU.
+  for (int size : {4096, 1024, 64}) {
+    const int chosen = lesson10::mma_config_for(size, size, gpu);
+    const course::Fit f = course::fits_current_device(configs[chosen]);
+    INFO("mma_sync_gemm at " << size << ": " << configs[chosen].name << ": " << f.why);
+    CHECK(f.ok);
+  }
   for (int i = 0; i < static_cast<int>(configs.size()); ++i) {
+    // A configuration this GPU cannot run (say more shared memory than a block may have here) is
+    // named, with the reason, and left out.
+    if (const course::Fit f = course::fits_current_device(configs[i]); !f) {
+      WARN(configs[i].name << ": not run on this GPU: " << f.why);
+      continue;
+    }
     course_test::check_on_shapes(
         config_fn(i), configs[i].name,
         {{257, 255, 264, 1.25f, -0.75f}, {300, 512, 72, 1.0f, 0.0f}, {1, 7, 8, 1.0f, 0.0f}});

@@ -1,6 +1,6 @@
 /// \file test_helpers.hpp
 /// \brief Small helpers that several graders share: a precondition check, a device attribute, a
-/// GEMM of either precision checked over a list of shapes, and a GPU's published limits.
+/// GEMM of either precision checked over a list of shapes.
 /// Header-only; tests/support is on every test's include path, so `#include "test_helpers.hpp"`.
 #pragma once
 
@@ -74,26 +74,6 @@ void check_on_cases(const Fn& fn, const std::string& label, const std::vector<Ed
     INFO(r.describe());
     CHECK(r.passed);
   }
-}
-
-/// The published limits of an H100 SXM (compute capability 9.0, 132 SMs), as probe_device() fills
-/// them in on one: for the lessons' choices of a configuration, run on the CPU.
-inline course::DeviceLimits h100_sxm_limits() {
-  course::DeviceLimits l;
-  l.cc_major = 9;
-  l.cc_minor = 0;
-  l.sm_count = 132;
-  l.warp_size = 32;
-  l.max_threads_per_sm = 2048;
-  l.max_threads_per_block = 1024;
-  l.max_blocks_per_sm = 32;
-  l.regs_per_sm = 65536;
-  l.regs_per_block = 65536;
-  l.smem_per_sm_bytes = 228 * 1024;
-  l.smem_per_block_bytes = 48 * 1024;
-  l.smem_per_block_optin_bytes = 227 * 1024;
-  l.smem_reserved_per_block_bytes = 1024;
-  return l;
 }
 
 }  // namespace course_test

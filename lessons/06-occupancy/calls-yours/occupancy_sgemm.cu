@@ -174,7 +174,9 @@ TunedEntry make_entry() {
   c.name = "tuned " + std::to_string(BM) + "x" + std::to_string(BN);
   c.kernel = reinterpret_cast<const void*>(&tuned_tile_kernel<BM, BN, BK, ROWS, MIN_BLOCKS>);
   c.threads = BN * BM / ROWS;
+  c.static_smem_bytes = sizeof(float) * (BM * BK + BK * BN);  // As and Bs
   c.min_blocks = MIN_BLOCKS;
+  c.min_blocks_fit_sm = true;  // fit_min_blocks
   // FLOP per byte loaded from global memory: 2 BM BN / (4 (BM + BN)) for a BM x BN block tile.
   c.intensity = 2.0 * BM * BN / (4.0 * (BM + BN));
   c.run = &run_tuned<BM, BN, BK, ROWS, MIN_BLOCKS>;
@@ -263,11 +265,13 @@ std::vector<LessonKernel> lesson_kernels() {
   out[0].name = "tiled_sgemm<16> (lesson 05)";
   out[0].kernel = lesson05::tiled_sgemm_kernel<16>();
   out[0].threads = 16 * 16;
+  out[0].static_smem_bytes = sizeof(float) * 2 * 16 * 16;  // a tile of A and one of B
   out[0].intensity = 16 / 4.0;  // TILE / 4 FLOP per byte for a TILE x TILE tile
   out[0].run = &lesson05::tiled_sgemm<16>;
   out[1].name = "tiled_sgemm<32> (lesson 05)";
   out[1].kernel = lesson05::tiled_sgemm_kernel<32>();
   out[1].threads = 32 * 32;
+  out[1].static_smem_bytes = sizeof(float) * 2 * 32 * 32;
   out[1].intensity = 32 / 4.0;
   out[1].run = &lesson05::tiled_sgemm<32>;
   for (const TunedEntry& e : entries()) out.push_back(e.config);

@@ -14,6 +14,7 @@
 
 #include "common/check.hpp"
 #include "common/device.hpp"
+#include "common/fit.hpp"
 #include "common/gemm.hpp"
 
 #include <cuda_runtime.h>
@@ -21,6 +22,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace lesson08 {
 
@@ -259,6 +261,7 @@ WarpTiledConfig make_config() {
   c.kernel = reinterpret_cast<const void*>(
       &warptiled_sgemm_kernel<BM, BN, BK, WM, WN, WM_ITER, WN_ITER, TM, TN, MIN_BLOCKS, true>);
   c.threads = c.shape.threads();
+  c.static_smem_bytes = sizeof(float) * c.shape.smem_floats();  // As and Bs, double-buffered
   c.min_blocks = MIN_BLOCKS;
   c.intensity = c.shape.intensity();
   c.run = &warptiled_sgemm<BM, BN, BK, WM, WN, WM_ITER, WN_ITER, TM, TN, MIN_BLOCKS>;
@@ -293,8 +296,16 @@ int choose_warptiled_config(int M, int N, const course::DeviceLimits& device) {
   const long long blocks = ((static_cast<long long>(M) + big.bm - 1) / big.bm) *
                            ((static_cast<long long>(N) + big.bn - 1) / big.bn);
   // A block runs on one SM: a grid of fewer blocks than SMs leaves SMs idle for the whole run.
-  // Below 90% of the SMs busy, smaller tiles (less reuse, but work for every SM) win.
-  return 10 * blocks >= 9LL * sm_count ? 0 : 1;
+  // Below 90% of the SMs busy, smaller tiles (less reuse, but work for every SM) win. Either way,
+  // only a configuration that fits this GPU (common/fit.hpp).
+  const std::vector<int> candidates =
+      10 * blocks >= 9LL * sm_count ? std::vector<int>{0, 1} : std::vector<int>{1};
+  const int chosen = course::choose_fitting(warptiled_configs(), candidates, device);
+  if (chosen < 0) {
+    throw std::runtime_error("tuned_warptiled_sgemm: no configuration fits this GPU: " +
+                             course::why_none_fits(warptiled_configs(), candidates, device));
+  }
+  return chosen;
 }
 //! [choose]
 

@@ -10,6 +10,7 @@
 
 #include "common/check.hpp"
 #include "common/device.hpp"
+#include "common/fit.hpp"
 #include "common/gemm.hpp"
 #include "common/todo.hpp"
 #include "common/variants.hpp"
@@ -645,9 +646,17 @@ long grid_blocks(int M, int N) {
 int final_config_for(int M, int N, const course::DeviceLimits& device) {
   const int sms = device.sm_count;
   const long enough = (9L * sms) / 10;
-  if (grid_blocks<Final>(M, N) >= enough) return index_of<Final>();
-  if (grid_blocks<Middle>(M, N) >= enough) return index_of<Middle>();
-  return index_of<Small>();
+  // The largest tile whose grid is enough, and the smaller ones after it, for a GPU it does not
+  // fit (common/fit.hpp): the first that fits and holds the blocks per SM it was tuned for.
+  std::vector<int> candidates = {index_of<Final>(), index_of<Middle>(), index_of<Small>()};
+  if (grid_blocks<Final>(M, N) < enough) candidates.erase(candidates.begin());
+  if (grid_blocks<Middle>(M, N) < enough) candidates = {index_of<Small>()};
+  const int chosen = course::choose_fitting(sgemm_configs(), candidates, device);
+  if (chosen < 0) {
+    throw std::runtime_error("final_sgemm: no configuration fits this GPU: " +
+                             course::why_none_fits(sgemm_configs(), candidates, device));
+  }
+  return chosen;
 }
 //! [final_choice]
 

@@ -8,6 +8,7 @@
 #include "mma_sync_config.cuh"
 
 #include "common/device.hpp"
+#include "common/fit.hpp"
 
 namespace lesson10 {
 
@@ -320,6 +321,8 @@ MmaConfig make_config(int ladder_step = 0) {
   c.threads = T::kThreads;
   c.smem_bytes = T::kSmemBytes;
   c.min_blocks = T::kMinBlocks;
+  c.min_cc = 80;  // require_bf16_tensor_cores
+  c.cc_why = "bf16 tensor cores";
   c.intensity = static_cast<double>(T::BM) * T::BN / (T::BM + T::BN);
   c.step = ladder_step;
   c.run = &run_tile<T>;
@@ -342,6 +345,9 @@ using Large = Tile<128, 128, 64, 2, 2, 3, true>;   // + 64 k a stage (128-byte r
 using LargePlain = Tile<128, 128, 64, 2, 2, 3, false>;  // its twin without the swizzle
 using Middle = Tile<64, 128, 32, 2, 2, 4, true>;        // for grids too small for Large
 using Small = Tile<64, 64, 32, 2, 2, 4, true>;          // for grids too small for Middle
+// Large's tile in half the shared memory (3 stages of 32 k, 48 KiB): two blocks on an SM that
+// cannot hold two of Large's 96 KiB (164 KiB on 8.0, 100 KiB on 8.6, 8.9 and 12.0).
+using LargeShallow = Tile<128, 128, 32, 2, 2, 3, true>;
 
 const std::vector<MmaConfig>& mma_configs() {
   static const std::vector<MmaConfig> list = {
@@ -359,6 +365,7 @@ const std::vector<MmaConfig>& mma_configs() {
       make_config<Tile<128, 256, 32, 2, 4, 4, true>>(),
       make_config<Tile<128, 256, 64, 2, 4, 3, true>>(),
       make_config<Tile<256, 128, 64, 4, 2, 3, true>>(),
+      make_config<LargeShallow>(),
   };
   return list;
 }
@@ -398,9 +405,19 @@ long grid_blocks(int M, int N) {
 int mma_config_for(int M, int N, const course::DeviceLimits& device) {
   const int sms = device.sm_count;
   const long enough = (9L * sms) / 10;
-  if (grid_blocks<Large>(M, N) >= enough) return index_of<Large>();
-  if (grid_blocks<Middle>(M, N) >= enough) return index_of<Middle>();
-  return index_of<Small>();
+  // The largest tile whose grid is enough, and the smaller ones after it, for a GPU it does not
+  // fit (common/fit.hpp): the first that fits and holds the blocks per SM it was tuned for. Where
+  // an SM holds only one block of Large, its tile in less shared memory holds two.
+  std::vector<int> candidates = {index_of<Large>(), index_of<LargeShallow>(), index_of<Middle>(),
+                                 index_of<Small>()};
+  if (grid_blocks<Large>(M, N) < enough) candidates = {index_of<Middle>(), index_of<Small>()};
+  if (grid_blocks<Middle>(M, N) < enough) candidates = {index_of<Small>()};
+  const int chosen = course::choose_fitting(mma_configs(), candidates, device);
+  if (chosen < 0) {
+    throw std::runtime_error("mma_sync_gemm: no configuration fits this GPU: " +
+                             course::why_none_fits(mma_configs(), candidates, device));
+  }
+  return chosen;
 }
 //! [choice]
 
