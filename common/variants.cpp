@@ -2,10 +2,7 @@
 
 #include "common/check.hpp"
 #include "common/device.hpp"
-<<<<<<< HEAD
-=======
 #include "common/fit.hpp"
->>>>>>> wt-b
 
 #include <cuda_runtime.h>
 
