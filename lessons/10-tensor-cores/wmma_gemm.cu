@@ -3,6 +3,8 @@
 // lessons/10-tensor-cores/README.md, explains it. Row-major everywhere; x is the column, y the row.
 #include "wmma_gemm.hpp"
 
+#include "common/lesson.hpp"
+
 #include "common/check.hpp"
 #include "common/gemm.hpp"
 
@@ -13,6 +15,10 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+
+// The record's minimum compute capability is the one bf16 tensor cores need.
+static_assert(COURSE_LESSON_MIN_CC == lesson10::kBf16TensorCoresCc,
+              "lesson 10's record (min_cc) and kBf16TensorCoresCc disagree");
 
 namespace lesson10 {
 
@@ -131,7 +137,7 @@ const course::Variant<course::Bf16>& wmma_variant() {
     w.threads = kThreads;
     w.static_smem_bytes =
         sizeof(bf16) * (kBM + kBN) * kLd + sizeof(float) * kBM * kCLd;  // As, Bs, Cs
-    w.min_cc = 80;                                                      // require_bf16_tensor_cores
+    w.min_cc = kBf16TensorCoresCc;
     w.cc_why = "bf16 tensor cores";
     w.intensity = 1.0 * kBM * kBN / (kBM + kBN);
     w.run = &wmma_gemm;

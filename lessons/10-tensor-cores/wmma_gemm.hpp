@@ -19,7 +19,6 @@
 #include "common/gemm.hpp"
 
 #include "common/device.hpp"
-#include "common/lesson.hpp"
 #include "common/precision.hpp"
 #include "common/variants.hpp"
 
@@ -27,11 +26,14 @@
 
 namespace lesson10 {
 
+/// The compute capability bf16 tensor cores need: 8.0 (Volta's and Turing's tensor cores have no
+/// bf16). The lesson's record says the same (min_cc = "8.0"; wmma_gemm.cu checks that they agree).
+constexpr int kBf16TensorCoresCc = 80;
+
 /// Throws std::runtime_error("KERNEL (bf16 tensor cores) needs compute capability 8.0, ...") when
-/// the current device is older than the lesson's minimum, its record's min_cc: 8.0, because Volta
-/// and Turing tensor cores have no bf16.
+/// the current device is older than kBf16TensorCoresCc.
 inline void require_bf16_tensor_cores(const std::string& kernel) {
-  course::require_compute_capability(kernel, course::this_lesson().min_cc, "bf16 tensor cores");
+  course::require_compute_capability(kernel, kBf16TensorCoresCc, "bf16 tensor cores");
 }
 
 /// `nvcuda::wmma` 16 x 16 x 16 bf16 -> fp32: 64 x 64 tiles of C per block of 4 warps, each warp
