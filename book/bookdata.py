@@ -169,11 +169,16 @@ class GpuData:
         return [l for l in self.gemm if l["lesson"] == num]
 
     def headline_shapes(self, num):
-        """Lesson `num`'s headline kernel at every shape `make bench` measured it at, in the order
-        measured, when the file holds more than the one shape the ladder uses (a lesson whose record
-        lists its own `bench` shapes, such as lesson 11's target shapes); else []."""
+        """Lesson `num`'s headline kernel at the shapes of its record's own `bench` list (the shapes
+        its targets are set at, such as lesson 11's), in that order, when the file holds more than
+        one of them; else []."""
+        record = next((r for r in records.lessons() if r.num == num), None)
+        shapes = record.bench_shapes if record else []
         lines = [l for l in self.all_sizes if l["lesson"] == num and l.get("headline")]
-        return lines if len(lines) > 1 and num in self.meta.get("sizes_of", {}) else []
+        at = [next((l for l in lines if (int(l["M"]), int(l["N"]), int(l["K"])) == tuple(s)), None)
+              for s in shapes]
+        at = [l for l in at if l]
+        return at if len(at) > 1 else []
 
     def headline(self, num, any_size=False):
         """The figures of lesson `num`'s headline kernel: its lines (the reference solution's, or
