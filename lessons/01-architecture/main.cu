@@ -51,6 +51,27 @@ int show_reference_devices() {
   add_row(t, "  datasheet bandwidth", refs, "GB/s",
           [](auto& r) { return course::fixed(r.published_bandwidth_gbs, 0); });
   t.print();
+  // A summary that misses a datasheet by more than the grader allows (0.5%) is wrong: say where,
+  // and fail, as a wrong kernel fails the other lessons' programs.
+  int wrong = 0;
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    auto off = [](double got, double published) {
+      return !(std::fabs(got - published) <= 0.005 * published);  // NaN is off too
+    };
+    if (off(sums[i].peak_fp32_tflops, refs[i].published_fp32_tflops) ||
+        off(sums[i].peak_bandwidth_gbs, refs[i].published_bandwidth_gbs)) {
+      std::printf(
+          "\nyour summarize() misses the datasheet of the %s: peak FP32 %.1f TFLOP/s (datasheet "
+          "%.1f), peak bandwidth %.0f GB/s (datasheet %.0f)",
+          names[i].c_str(), sums[i].peak_fp32_tflops, refs[i].published_fp32_tflops,
+          sums[i].peak_bandwidth_gbs, refs[i].published_bandwidth_gbs);
+      ++wrong;
+    }
+  }
+  if (wrong > 0) {
+    std::printf("\nmake grade-1 says which part of summarize() is wrong\n");
+    return course::kExitFailed;
+  }
   return course::kExitOk;
 }
 
