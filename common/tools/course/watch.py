@@ -149,14 +149,15 @@ def watch_screen(lesson, args, watcher):
     out = [paint(f"lesson {lesson.num} \u00b7 {lesson.title}", "bold") + f"   ({who})",
            f"{code}   chapter: lessons/{lesson.dir}/README.md", ""]
     built, log = (True, "") if args.no_build else \
-        try_build(build, lesson_targets(lesson, args.solution), args.jobs)
+        try_build(build, lesson_targets(lesson, args.solution, programs=False), args.jobs)
     progress = None if args.solution else Progress()
     rc = 1
     if not built:
         out.append("status: " + paint("DOES NOT COMPILE", "red"))
         out += [""] + ["  " + l for l in compile_errors(log)]
     else:
-        result = grade_lesson(build, lesson, args.solution)
+        result = grade_lesson(build, lesson, args.solution,
+                              None if args.no_build else args.jobs)
         verdict = perf_verdict(result) if args.perf else None
         if progress:
             progress.record(lesson, result, verdict[0] if verdict else None)
