@@ -5,7 +5,7 @@
 // EXERCISE" and "END EXERCISE". The kernel that calls these functions, its launchers and its
 // configurations are given: lessons/08-warp-shuffle/calls-yours/warptiled_kernel.cuh includes this
 // file, so your functions are compiled with the kernel and inlined into it (the files that compile
-// the configurations include that one, and warptiled_sgemm_k8.cu also compiles thread_place for
+// the configurations include that one, and warptiled_sgemm_part1.cu also compiles thread_place for
 // the grader, which calls it on the CPU).
 // solutions/08-warp-shuffle/warptiled_parts.cuh is this file with the regions filled in. The
 // contract is lessons/08-warp-shuffle/warptiled_sgemm.hpp; the chapter,

@@ -136,7 +136,7 @@ void warptiled_sgemm(int M, int N, int K, float alpha, const float* A, const flo
                      float* C);
 
 // Defined in calls-yours/warptiled_kernel.cuh, explicitly instantiated for every configuration of
-// warptiled_configs() by calls-yours/warptiled_sgemm_k*.cu; the two tuned_warptiled_sgemm runs:
+// warptiled_configs() by calls-yours/warptiled_sgemm_part*.cu; the two tuned_warptiled_sgemm runs:
 extern template void warptiled_sgemm<128, 256, 8, 64, 64, 4, 2, 4, 4, 1>(int, int, int, float,
                                                                          const float*, const float*,
                                                                          float, float*);

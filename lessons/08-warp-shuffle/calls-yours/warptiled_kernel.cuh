@@ -5,7 +5,7 @@
 //
 // Given code that calls yours (warptiled_parts.cuh: thread_place, warp_tile_multiply,
 // warptiled_launch), included by the files that compile the configurations,
-// calls-yours/warptiled_sgemm_k*.cu. The build compiles those twice: with your
+// calls-yours/warptiled_sgemm_part*.cu. The build compiles those twice: with your
 // exercises/08-warp-shuffle/warptiled_parts.cuh (what `make lesson-8` runs and `make grade-8`
 // grades) and with the reference, solutions/08-warp-shuffle/warptiled_parts.cuh. Row-major
 // everywhere; x is the column, y the row.
@@ -253,8 +253,9 @@ WarpTiledConfig make_config() {
 
 }  // namespace lesson08
 
-// Compiles one configuration: its launcher (both paths of its kernel) and its entry in the table.
-#define LESSON08_CONFIG(...)                                                               \
-  template void lesson08::warptiled_sgemm<__VA_ARGS__>(int, int, int, float, const float*, \
-                                                       const float*, float, float*);       \
-  template lesson08::WarpTiledConfig lesson08::make_config<__VA_ARGS__>();
+// Compiles one configuration, in namespace lesson08: its launcher (both paths of its kernel) and
+// its entry in the table.
+#define LESSON08_CONFIG(...)                                                                   \
+  template void warptiled_sgemm<__VA_ARGS__>(int, int, int, float, const float*, const float*, \
+                                             float, float*);                                   \
+  template WarpTiledConfig make_config<__VA_ARGS__>();

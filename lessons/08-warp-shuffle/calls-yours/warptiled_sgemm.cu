@@ -1,8 +1,8 @@
 // Lesson 08: the warp-tiled SGEMM's configurations, the choice among them and the headline. The
 // kernel and its launcher are calls-yours/warptiled_kernel.cuh, compiled with your
-// warptiled_parts.cuh by calls-yours/warptiled_sgemm_k8.cu (the configurations with BK = 8) and
-// calls-yours/warptiled_sgemm_k16.cu (BK = 16), two files that compile side by side; this one
-// does not include yours, and a change to yours does not recompile it.
+// warptiled_parts.cuh by calls-yours/warptiled_sgemm_part1.cu and warptiled_sgemm_part2.cu, two
+// files that compile side by side, each some of the configurations; this one does not include
+// yours, and a change to yours does not recompile it.
 #include "warptiled_sgemm.hpp"
 
 #include "common/device.hpp"
@@ -13,7 +13,7 @@
 namespace lesson08 {
 
 // The entry of one configuration in the table: defined in calls-yours/warptiled_kernel.cuh and
-// compiled, with the configuration's kernel, by the calls-yours/warptiled_sgemm_k*.cu file that
+// compiled, with the configuration's kernel, by the calls-yours/warptiled_sgemm_part*.cu file that
 // lists it (LESSON08_CONFIG). A configuration missing there is an undefined reference when linking.
 template <int BM, int BN, int BK, int WM, int WN, int WM_ITER, int WN_ITER, int TM, int TN,
           int MIN_BLOCKS>

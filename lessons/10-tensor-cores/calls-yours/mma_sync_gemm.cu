@@ -1,8 +1,8 @@
 // Lesson 10: the mma.sync GEMM's configurations, the choice among them and the headline. The
 // kernel and its launcher are calls-yours/mma_sync_kernel.cuh, compiled with your
-// mma_sync_parts.cuh by calls-yours/mma_sync_gemm_k32.cu (the configurations with BK = 32) and
-// calls-yours/mma_sync_gemm_k64.cu (BK = 64), two files that compile side by side; this one does
-// not include yours, and a change to yours does not recompile it.
+// mma_sync_parts.cuh by calls-yours/mma_sync_gemm_part1.cu and mma_sync_gemm_part2.cu, two files
+// that compile side by side, each some of the configurations; this one does not include yours, and
+// a change to yours does not recompile it.
 #include "mma_sync_config.cuh"
 
 #include "common/device.hpp"
@@ -11,7 +11,7 @@ namespace lesson10 {
 
 // The entry of one configuration in the table, and its kernel: defined in
 // calls-yours/mma_sync_kernel.cuh and compiled, with the kernel, by the
-// calls-yours/mma_sync_gemm_k*.cu file that lists the configuration (LESSON10_CONFIG). A
+// calls-yours/mma_sync_gemm_part*.cu file that lists the configuration (LESSON10_CONFIG). A
 // configuration missing there is an undefined reference when linking.
 template <class T>
 MmaConfig make_config(int ladder_step = 0);

@@ -2,7 +2,7 @@
 // a configuration in the table of variants. Given code that calls yours: the kernel calls your
 // mma_stage and places C with your c_fragment_coord, the lane offsets (mma_sync_config.cuh) call
 // your A and B mappings. Included by the files that compile the configurations,
-// calls-yours/mma_sync_gemm_k*.cu; the build compiles those twice: with your
+// calls-yours/mma_sync_gemm_part*.cu; the build compiles those twice: with your
 // exercises/10-tensor-cores/mma_sync_parts.cuh (what `make lesson-10` runs and `make grade-10`
 // grades) and with the reference, solutions/10-tensor-cores/mma_sync_parts.cuh.
 #pragma once
@@ -342,7 +342,8 @@ const void* kernel_of() {
 
 }  // namespace lesson10
 
-// Compiles one configuration: its kernel, its launcher and its entry in the table.
-#define LESSON10_CONFIG(...)                                                      \
-  template lesson10::MmaConfig lesson10::make_config<lesson10::__VA_ARGS__>(int); \
-  template const void* lesson10::kernel_of<lesson10::__VA_ARGS__>();
+// Compiles one configuration, T, in namespace lesson10: its kernel, its launcher and its entry in
+// the table.
+#define LESSON10_CONFIG(...)                        \
+  template MmaConfig make_config<__VA_ARGS__>(int); \
+  template const void* kernel_of<__VA_ARGS__>();
