@@ -3,9 +3,10 @@
 //
 // exercises/08-warp-shuffle/warptiled_parts.cuh is yours: fill in each region between "BEGIN
 // EXERCISE" and "END EXERCISE". The kernel that calls these functions, its launchers and its
-// configurations are given: lessons/08-warp-shuffle/calls-yours/warptiled_sgemm.cu includes this
-// file, so your functions are compiled with the kernel and inlined into it (that file alone
-// includes this one: it also compiles thread_place for the grader, which calls it on the CPU).
+// configurations are given: lessons/08-warp-shuffle/calls-yours/warptiled_kernel.cuh includes this
+// file, so your functions are compiled with the kernel and inlined into it (the files that compile
+// the configurations include that one, and warptiled_sgemm_part1.cu also compiles thread_place for
+// the grader, which calls it on the CPU).
 // solutions/08-warp-shuffle/warptiled_parts.cuh is this file with the regions filled in. The
 // contract is lessons/08-warp-shuffle/warptiled_sgemm.hpp; the chapter,
 // lessons/08-warp-shuffle/README.md, explains the ideas. Row-major everywhere; x is the column, y

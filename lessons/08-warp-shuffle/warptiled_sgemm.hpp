@@ -12,7 +12,7 @@
 /// `exercises/08-warp-shuffle/warptiled_parts.cuh` (thread_place, the warp's multiply of a staged
 /// tile, the launch configuration); the reference is
 /// `solutions/08-warp-shuffle/warptiled_parts.cuh`. The kernel that calls them and the launchers
-/// declared here are given (`lessons/08-warp-shuffle/calls-yours/warptiled_sgemm.cu`).
+/// declared here are given (`lessons/08-warp-shuffle/calls-yours/warptiled_kernel.cuh`).
 ///
 /// This header is plain C++ (the graders are compiled by a C++ compiler).
 #pragma once
@@ -135,8 +135,8 @@ template <int BM, int BN, int BK, int WM, int WN, int WM_ITER, int WN_ITER, int 
 void warptiled_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                      float* C);
 
-// Defined (and explicitly instantiated for every configuration of warptiled_configs()) in
-// calls-yours/warptiled_sgemm.cu; the two that tuned_warptiled_sgemm runs:
+// Defined in calls-yours/warptiled_kernel.cuh, explicitly instantiated for every configuration of
+// warptiled_configs() by calls-yours/warptiled_sgemm_part*.cu; the two tuned_warptiled_sgemm runs:
 extern template void warptiled_sgemm<128, 256, 8, 64, 64, 4, 2, 4, 4, 1>(int, int, int, float,
                                                                          const float*, const float*,
                                                                          float, float*);

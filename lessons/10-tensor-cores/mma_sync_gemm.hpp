@@ -12,7 +12,7 @@
 /// The kernel is one template with its tile sizes as parameters; each compiled configuration is
 /// listed by mma_configs(). What you write for it (exercises/10-tensor-cores/mma_sync_parts.cuh)
 /// is the fragment mapping of mma_fragment.hpp and the main loop that feeds the tensor cores; the
-/// kernel and its launchers (lessons/10-tensor-cores/calls-yours/mma_sync_gemm.cu) are given.
+/// kernel and its launchers (lessons/10-tensor-cores/calls-yours/mma_sync_kernel.cuh) are given.
 ///
 /// This header is plain C++ (the graders are compiled by a C++ compiler).
 #pragma once

@@ -4,10 +4,10 @@
 //
 // exercises/10-tensor-cores/mma_sync_parts.cuh is yours: fill in the regions between "BEGIN
 // EXERCISE" and "END EXERCISE". The kernel that calls these functions, its launchers and its
-// configurations are given: lessons/10-tensor-cores/calls-yours/mma_sync_gemm.cu includes this
-// file, so your functions are compiled with the kernel and inlined into it (that file alone
-// includes this one: it also compiles the three mappings for the grader, which calls them on the
-// CPU).
+// configurations are given: lessons/10-tensor-cores/calls-yours/mma_sync_kernel.cuh includes this
+// file, so your functions are compiled with the kernel and inlined into it (the files that compile
+// the configurations include that one, and mma_sync_gemm_part1.cu also compiles the three mappings
+// for the grader, which calls them on the CPU).
 // solutions/10-tensor-cores/mma_sync_parts.cuh is this file with the regions filled in. The
 // contracts are lessons/10-tensor-cores/mma_fragment.hpp and mma_sync_gemm.hpp; the chapter,
 // lessons/10-tensor-cores/README.md, explains the ideas. Row-major everywhere; x is the column, y

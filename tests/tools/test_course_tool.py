@@ -166,9 +166,10 @@ exit "${FAKE_EXIT:-0}"
 """
 
 # A fake `cmake --build`: it "compiles" the exercises and fails, as nvcc would, on one that holds
-# SYNTAX_ERROR.
+# SYNTAX_ERROR. It keeps its arguments, a line a call, in build/cmake-calls.log.
 CMAKE = r"""#!/usr/bin/env bash
 root="__ROOT__"
+echo "$*" >> "$root/build/cmake-calls.log"
 bad=$(grep -l SYNTAX_ERROR "$root"/exercises/*/*.cpp 2>/dev/null | head -n 1)
 if [ -n "$bad" ]; then
   echo "[ 50%] Building CUDA object CMakeFiles/x.dir/$bad.o"
@@ -936,6 +937,21 @@ class Performance(Base):
         self.assertEqual(self.c.state()["lessons"]["02"]["perf"], "missed")
         rc, out, _ = self.c.run("grade", "1", "--perf", env={"FAKE_GPU": "1"})
         self.assertIn("performance: - (no performance target for this lesson)", out)
+
+    def test_a_grade_builds_the_grader_and_the_program_only_to_time_a_pass(self):
+        calls = self.c.root / "build" / "cmake-calls.log"
+        self.c.fill("02", SOLVED)
+        self.c.run("grade", "2")  # no GPU: nothing is timed
+        self.assertEqual([l.split("--target ")[1] for l in calls.read_text().splitlines()],
+                         ["grade02"])
+        calls.unlink()
+        self.c.run("grade", "2", env={"FAKE_GPU": "1"})
+        self.assertEqual([l.split("--target ")[1] for l in calls.read_text().splitlines()],
+                         ["grade02", "lesson02"])
+        calls.unlink()
+        self.c.run("grade", "2", "--solution", env={"FAKE_GPU": "1"})
+        self.assertEqual([l.split("--target ")[1] for l in calls.read_text().splitlines()],
+                         ["test02", "lesson02_solution"])
 
     def test_perf_without_a_gpu_is_not_measured(self):
         self.c.fill("02", SOLVED)

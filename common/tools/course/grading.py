@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 from . import measurements, records
-from .building import build_targets, lesson_targets
+from .building import build_targets, lesson_targets, try_build
 from .progress import CPU_ONLY, Progress, progress_bar
 from .regions import named_regions, regions_of, still_stubs
 from .report import ReportError, read_report
@@ -296,24 +296,31 @@ def grader_binary(build, lesson, solution):
     return Path(build) / "bin" / (f"test{lesson.num}" if solution else f"grade{lesson.num}")
 
 
-def grade_lesson(build, lesson, solution):
+def grade_lesson(build, lesson, solution, jobs=None):
+    """Runs the (built) grader of `lesson` and judges it. A lesson that passed with its GPU part is
+    then timed by its program; with `jobs` the program is built first (a grade builds only the
+    grader: the program is needed only for that timing)."""
     binary = grader_binary(build, lesson, solution)
     parts = {part: run_part(build, binary, part, lesson) for part in records.PARTS}
     tasks = task_results(lesson, parts, solution)
     status = lesson_status(parts, tasks)
     pct = None
     if status == "passed" and parts["gpu"].state == "passed":
-        pct = speed(build, lesson, solution)
+        pct = speed(build, lesson, solution, jobs)
     return Result(lesson, status, parts, tasks, pct)
 
 
-def speed(build, lesson, solution):
+def speed(build, lesson, solution, jobs=None):
     """% of cuBLAS of the lesson's headline kernel: a timing-only run of it (--headline-only, the
     grader has checked it), read through the measurement reader; None for a lesson that is not a
-    GEMM lesson or a run that gives no figure."""
+    GEMM lesson, a program that does not build, or a run that gives no figure. With `jobs`, the
+    lesson's program is built first."""
     if lesson.kind != "gemm":
         return None
-    exe = Path(build) / "bin" / (f"lesson{lesson.num}" + ("_solution" if solution else ""))
+    program = lesson_targets(lesson, solution, graders=False)
+    if jobs is not None and not try_build(build, program, jobs)[0]:
+        return None
+    exe = Path(build) / "bin" / program[0]
     rc, out = run([str(exe), "--headline-only", "--json"], timeout=600)
     if rc != 0:
         return None
@@ -468,11 +475,12 @@ def cmd_grade(args):
     which = "reference solutions" if args.solution else "your exercises"
     if args.lesson:
         lesson = records.resolve(args.lesson)
+        # The grader only: the lesson's program is built when a pass is timed (grade_lesson).
         if not args.no_build and not build_targets(
-                build, lesson_targets(lesson, args.solution), args.jobs,
+                build, lesson_targets(lesson, args.solution, programs=False), args.jobs,
                 f"lesson {lesson.num} ({'the reference solution' if args.solution else 'your exercise'})"):
             return 1
-        result = grade_lesson(build, lesson, args.solution)
+        result = grade_lesson(build, lesson, args.solution, None if args.no_build else args.jobs)
         who = "the reference solution" if args.solution else "your exercise"
         print(f"lesson {lesson.num} \u00b7 {lesson.title} ({who})")
         print(f"  {parts_line(result)}")

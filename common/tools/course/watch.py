@@ -150,7 +150,7 @@ def watch_screen(lesson, args, watcher):
            f"{code}   chapter: lessons/{lesson.dir}/README.md", ""]
     built, log = True, ""
     if not args.no_build:
-        targets = lesson_targets(lesson, args.solution)
+        targets = lesson_targets(lesson, args.solution, programs=False)
         say_building(build, targets, args.jobs, f"lesson {lesson.num} ({who})")
         built, log = try_build(build, targets, args.jobs)
     progress = None if args.solution else Progress()
@@ -159,7 +159,8 @@ def watch_screen(lesson, args, watcher):
         out.append("status: " + paint("DOES NOT COMPILE", "red"))
         out += [""] + ["  " + l for l in compile_errors(log)]
     else:
-        result = grade_lesson(build, lesson, args.solution)
+        result = grade_lesson(build, lesson, args.solution,
+                              None if args.no_build else args.jobs)
         verdict = perf_verdict(result) if args.perf else None
         if progress:
             progress.record(lesson, result, verdict[0] if verdict else None)

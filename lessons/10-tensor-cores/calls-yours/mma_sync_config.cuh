@@ -1,6 +1,7 @@
 // Lesson 10: the mma.sync GEMM's tile configurations and each lane's shared-memory offsets. Given
-// code, included by calls-yours/mma_sync_gemm.cu after your mma_sync_parts.cuh: the offsets call
-// your fragment mappings (declared in mma_fragment.hpp).
+// code, included by calls-yours/mma_sync_kernel.cuh after your mma_sync_parts.cuh (the offsets call
+// your fragment mappings, declared in mma_fragment.hpp) and by calls-yours/mma_sync_gemm.cu, the
+// table of configurations (which names the tiles and calls none of the offsets).
 #pragma once
 
 #include "mma_fragment.hpp"
@@ -29,8 +30,6 @@ namespace lesson10 {
 using course::bf16;
 
 // ---- The kernel's configuration (given code) -------------------------------------------------
-
-namespace {
 
 //! [tile_config]
 // One configuration of the kernel, everything derived from the template parameters.
@@ -76,6 +75,8 @@ struct Tile {
   static_assert(STAGES >= 2 && kSmemBytes <= 227 * 1024, "2 stages or more, 227 KB per block");
 };
 //! [tile_config]
+
+namespace {
 
 //! [lane_offsets]
 // Where thread tid's first cp.async of a stage goes, in bytes from the A tile's start (the same
