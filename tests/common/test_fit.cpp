@@ -56,7 +56,7 @@ TEST_CASE("the reference GPUs: the published limits", "[cpu][fit]") {
       {"H200 SXM", 90, 132, 2048, 32, 228, 227, 1},
   };
   for (const Row& r : rows) {
-    const course::DeviceLimits& l = gpu(r.label);
+    const course::DeviceLimits l = gpu(r.label);
     INFO(r.label);
     CHECK(l.cc() == r.cc);
     CHECK(l.sm_count == r.sms);
