@@ -69,6 +69,24 @@ def speed_ratios(lines, ref_lines):
     return out
 
 
+def not_following_bandwidth(have, ref_lines):
+    """True when, on every other GPU, the headline kernel gained less than half of what the
+    bandwidth gained over the first GPU's (a memory-bound design that device memory does not
+    limit in practice)."""
+    ref = have[0][0]
+    if not ref.bandwidth():
+        return False
+    for g, lines in have[1:]:
+        if not g.bandwidth():
+            return False
+        gain = g.bandwidth() / ref.bandwidth() - 1
+        speeds = [float(l["tflops"]) / float(r["tflops"]) - 1 for l in lines for r in ref_lines
+                  if (r["M"], r["N"], r["K"]) == (l["M"], l["N"], l["K"]) and float(r["tflops"]) > 0]
+        if gain <= 0.1 or not speeds or max(speeds) >= gain / 2:
+            return False
+    return True
+
+
 def ratios_text(rs, tail=""):
     """"1.31× TAIL", "1.01× TAIL at both sizes" or "1.04× and 1.03× TAIL"."""
     tail = f" {tail}" if tail else ""
@@ -235,6 +253,11 @@ def gpus_paragraphs(num, gpus):
             text += (" It runs faster than device memory alone could feed it at its design "
                      f"intensity ({'; '.join(above)}): the caches serve part of its loads, so the "
                      "bandwidth of device memory is not all that limits it.")
+        elif set(kinds) == {"memory"} and not_following_bandwidth(have, ref_lines):
+            text += (" It did not follow the bandwidth: whatever its design intensity says, device "
+                     "memory is not what holds it back on these GPUs (the caches serve most of "
+                     f"its loads, or it waits on something else: `make profile-{int(num)}` tells "
+                     "which).")
         out.append(text)
     elif moved:
         out.append(f"**What moved.** Measured, the headline kernel's speed is {and_list(moved)}.")
