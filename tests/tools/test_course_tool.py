@@ -1127,7 +1127,7 @@ class Watch(Base):
         rc, out, _ = self.c.run("watch", "1", "--once", "--jobs", "2")
         self.assertEqual(rc, 1, out)
         self.assertTrue(out.startswith("building lesson 01 (your exercise): 5 files to compile, "
-                                       "about 40 seconds on 2 cores"), out)
+                                       "about 10 seconds on 2 cores"), out)
         self.assertIn("NOT STARTED", out)
 
     def start(self, *args, ignore_sigint=False):
