@@ -20,6 +20,11 @@
 
 namespace lesson01 {
 
+/// How far a summary's peak FP32 and peak bandwidth may be from a reference GPU's datasheet,
+/// relative (0.5%: datasheets round to three figures). The grader and the lesson program both hold
+/// summarize() to it.
+constexpr double kDatasheetTolerance = 0.005;
+
 /// One reference GPU: what the driver reports, and the vendor's published peaks to check against.
 struct ReferenceDevice {
   std::string label;                   ///< a short name for tables, e.g. "H100 SXM5"

@@ -92,7 +92,8 @@ TEST_CASE("summarize reproduces the published peaks of the reference GPUs", "[cp
             "published "
             << ref.published_fp32_tflops << ", computed " << s.peak_fp32_tflops
             << " (tolerance 0.5%). " << diagnose(s.peak_fp32_tflops, ref.published_fp32_tflops));
-        CHECK(rel_err(s.peak_fp32_tflops, ref.published_fp32_tflops) <= 0.005);
+        CHECK(rel_err(s.peak_fp32_tflops, ref.published_fp32_tflops) <=
+              lesson01::kDatasheetTolerance);
       }
       {
         INFO(
@@ -101,7 +102,8 @@ TEST_CASE("summarize reproduces the published peaks of the reference GPUs", "[cp
             << ref.published_bandwidth_gbs << ", computed " << s.peak_bandwidth_gbs
             << " (tolerance 0.5%). "
             << diagnose(s.peak_bandwidth_gbs, ref.published_bandwidth_gbs));
-        CHECK(rel_err(s.peak_bandwidth_gbs, ref.published_bandwidth_gbs) <= 0.005);
+        CHECK(rel_err(s.peak_bandwidth_gbs, ref.published_bandwidth_gbs) <=
+              lesson01::kDatasheetTolerance);
       }
       {
         const double published_ridge =
