@@ -107,16 +107,25 @@ class GpuData:
         names = [l["gpu"] for l in self.lines if l.get("gpu")]
         self.gpu = names[0] if names else path.stem
         order = {num: i for i, num in enumerate(lesson_order())}
-        self.ceilings = {l["what"]: l for l in self.lines if l["lesson"] == "01" and "what" in l}
+        self.ceilings = {l["what"]: l for l in self.lines
+                         if l["lesson"] == "01" and "what" in l and l["what"] != "method"}
+        # Lesson 01's check of the method: cuBLAS against itself (`lesson01 --method`).
+        self.method = [l for l in self.lines if l["lesson"] == "01" and l.get("what") == "method"]
         # A lesson's own kinds of measurement, in the order printed: {(lesson, what): [lines]}.
         self.extras = {}
         for l in self.lines:
             if "what" in l and l["lesson"] != "01" and build_of(l) == build:
                 self.extras.setdefault((l["lesson"], str(l["what"])), []).append(l)
-        gemm = []
+        gemm, sustained = [], []
         for i, l in enumerate(self.lines):
             if measurements.is_gemm(l) and build_of(l) == build:
-                gemm.append((order.get(l["lesson"], len(order)), i, l))
+                if measurements.regime(l) == "sustained":
+                    sustained.append(l)
+                else:
+                    gemm.append((order.get(l["lesson"], len(order)), i, l))
+        # The headline kernels timed again back to back (`make bench`'s sustained runs); every
+        # other view of the file is of the burst lines.
+        self.sustained_lines = sustained
         # Course order: by lesson (manifest order), then in the order the program printed them.
         self.all_sizes = [l for _, _, l in sorted(gemm, key=lambda t: (t[0], t[1]))]
         # `make bench` measures each kernel at several sizes; the ladder and the rooflines use, for
@@ -197,6 +206,17 @@ class GpuData:
             out = [max(lines, key=lambda l: int(l["M"]) * int(l["N"]) * int(l["K"]))]
         return out
 
+    def sustained(self, like):
+        """The sustained line of the kernel and shape of the burst line `like`, or None."""
+        return next((l for l in self.sustained_lines if l["lesson"] == like["lesson"]
+                     and l["kernel"] == like["kernel"]
+                     and (l["M"], l["N"], l["K"]) == (like["M"], like["N"], like["K"])), None)
+
+    def method_name(self):
+        """How this file's kernels and cuBLAS took turns (measurements.METHOD, or the old order of
+        a version 1 file)."""
+        return measurements.method(self.all_sizes[0]) if self.all_sizes else measurements.METHOD
+
     def at_shape(self, num, kernel, like):
         """Lesson `num`'s line of `kernel` at the shape of the line `like`, or None."""
         return next((l for l in self.all_sizes if l["lesson"] == num and l["kernel"] == kernel
@@ -243,8 +263,10 @@ def load_mine(data_dir):
 
 
 def reference_gpu(gpus):
-    """The data of the course's reference GPU, the H100 (the first file named for one), or None."""
-    return next((g for g in gpus if "h100" in g.stem), None)
+    """The data of the course's reference GPU, the H200 (the first file named for one; else an
+    H100's, the reference of the course's first measurements), or None."""
+    return next((g for g in gpus if "h200" in g.stem),
+                next((g for g in gpus if "h100" in g.stem), None))
 
 
 def ordered(gpus):
@@ -371,6 +393,16 @@ def headline_claim(gpus):
                            f"{sizes_text([l])}" for i, l in enumerate(lines))
     verdict = target_verdict(lesson, lines)
     target = target_text(lesson)
+    sustained = [gpu.sustained(l) for l in lines]
+    regime = "in burst timing" if any(sustained) else ""
+    if measurements.method(lines[0]) != measurements.METHOD:
+        regime = "in burst timing, cuBLAS timed first"
+    held = ""
+    if all(sustained):
+        held = (f", and {fmt_range([l['pct_of_cublas'] for l in sustained])}% sustained (back to "
+                f"back at the power cap: {' and '.join(fmt_figure(l['tflops']) for l in sustained)}"
+                f" TFLOP/s)")
+        verdict = target_verdict(lesson, lines + sustained)
     ending = ""
     if verdict == "met":
         ending = f", which meets its target of {target}"
@@ -378,7 +410,8 @@ def headline_claim(gpus):
         ending = f", short of its target of {target}"
     return (f"On an {gpu.gpu}, the course's last kernel, lesson {lesson.num}'s "
             f"`{lines[0]['kernel']}`, reaches {fmt_range([l['pct_of_cublas'] for l in lines])}% "
-            f"of {baseline} ({figures}; `{gpu.rel}`){ending}.")
+            f"of {baseline} {regime + ' ' if regime else ''}({figures}; `{gpu.rel}`){held}"
+            f"{ending}.")
 
 
 # The figure files, named here so that the pages and the charts agree.

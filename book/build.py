@@ -35,7 +35,7 @@ ROOT = BOOK.parent
 sys.path.insert(0, str(BOOK))
 import bookdata  # noqa: E402
 import compare  # noqa: E402
-from bookdata import CEILING_NAMES, ceilings_sentence, fmt, records  # noqa: E402
+from bookdata import CEILING_NAMES, ceilings_sentence, fmt, records, reference_gpu  # noqa: E402
 from course import hints as course_hints  # noqa: E402  (the hints of a lesson, task by task)
 from course.util import rel  # noqa: E402
 
@@ -343,6 +343,15 @@ def measured_section(lesson, charts, page, images, gpus, mines):
         table = compare.ceilings_table(gpus)
         text = compare.ceilings_paragraph(gpus)
         prose = [text] if text else []
+    ref = reference_gpu(gpus)
+    regimes = compare.regimes_table(ref, lesson.num) if ref else []
+    if lesson.num == "01" and ref and ref.method:
+        regimes = [f"The check of the method on the {ref.gpu} (`lesson01 --method`, which "
+                   "`make bench` runs first; `" + ref.rel + "`): cuBLAS against itself, the same "
+                   "call on the same inputs as A and B.", ""] + compare.method_table(ref)
+        text = compare.method_paragraph(ref)
+        if text:
+            regimes += ["", text]
     yours = [t for t in (compare.mine_paragraph(lesson, m, same, gpus) for m, same in mines) if t]
     if lesson.num == "01":
         for m, _ in mines:
@@ -352,7 +361,7 @@ def measured_section(lesson, charts, page, images, gpus, mines):
                              f"{ceilings_sentence(m)}"
                              + (f"; its ridge point is {compare.intensity_text(r)} FLOP/byte"
                                 if r else "") + f" (`{m.rel}`).")
-    if not figs and not prose and not table and not yours:
+    if not figs and not prose and not table and not yours and not regimes:
         return
     page.add("\n## Measured\n")
     if not several and not yours:
@@ -375,6 +384,10 @@ def measured_section(lesson, charts, page, images, gpus, mines):
         images.append(fig["file"])
     for text in prose:
         page.add(text + "\n")
+    for line in regimes:
+        page.add(line)
+    if regimes:
+        page.add("")
     for fig in figs[len(shown):]:
         page.add(f'\\image html {fig["file"]} "{ref_text(fig["caption"])}"\n')
         images.append(fig["file"])

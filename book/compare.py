@@ -7,7 +7,11 @@ that what the prose claims is what the data shows.
   kernels' arithmetic intensity against each GPU's ridge point (lesson 01's measured ceilings);
 - ceilings_table(gpus), ceilings_paragraph(gpus): lesson 01's ceilings side by side;
 - mine_paragraph(lesson, mine, same, gpus): the learner's headline kernel (book/data/mine/, from
-  `make bench MINE=1`) next to the reference solution, on the same GPU when the data has it.
+  `make bench MINE=1`) next to the reference solution, on the same GPU when the data has it;
+- regimes_table(gpu, num): a lesson's headline in both regimes, burst and sustained, with the SM
+  clock and the energy per GEMM of it and of cuBLAS;
+- method_table(gpu), method_paragraph(gpu): lesson 01's check of the method, cuBLAS timed against
+  itself interleaved and "all of A, then all of B".
 
 Standard library only; build.py calls it.
 """
@@ -332,6 +336,86 @@ def ceilings_paragraph(gpus):
                     "some and compute-bound on others; below every ridge")
                  + ", only the bandwidth sets its roof, and above "
                  + ("both" if two else "every one") + ", only the arithmetic.")
+    return text
+
+
+# ---- the regimes and the method -------------------------------------------------------------------
+
+def _num(v, digits, unit=""):
+    return "n/a" if v is None else f"{float(v):.{digits}f}{unit}"
+
+
+def _per_watt(line, prefix=""):
+    """TFLOP/s per watt: the line's TFLOP/s over its mean power, or None."""
+    w = line.get(prefix + "power_w")
+    t = line.get(prefix + "tflops")
+    return float(t) / float(w) if w and t else None
+
+
+def regimes_table(gpu, num):
+    """Markdown lines: lesson `num`'s headline kernel on `gpu` at each size measured in both
+    regimes: % of cuBLAS, the SM clocks, and sustained the energy per GEMM and TFLOP/s per watt of
+    the kernel and of cuBLAS. [] when the file has no sustained line of it."""
+    pairs = [(l, gpu.sustained(l)) for l in gpu.all_sizes
+             if l["lesson"] == num and l.get("headline")]
+    pairs = [(b, s) for b, s in pairs if s]
+    if not pairs:
+        return []
+    out = [f"The headline on the {gpu.gpu}, in both regimes (`{gpu.rel}`): *burst* is each run "
+           "from a cold L2 and an idle GPU, *sustained* a second of each back to back at the "
+           "power cap; the kernel and cuBLAS take turns in both. The clocks are the mean SM clock "
+           "while each ran; the energy is NVML's, per GEMM.", "",
+           "| shape | burst: % of cuBLAS | MHz (cuBLAS) | sustained: % of cuBLAS | TFLOP/s "
+           "(cuBLAS) | MHz (cuBLAS) | J per GEMM (cuBLAS) | TFLOP/s per W (cuBLAS) |",
+           "|---|---|---|---|---|---|---|---|"]
+    for b, s in pairs:
+        out.append(
+            f"| {sizes_text([b])} | {fmt_figure(b['pct_of_cublas'])}% | "
+            f"{_num(b.get('sm_clock_mhz'), 0)} ({_num(b.get('cublas_sm_clock_mhz'), 0)}) | "
+            f"{fmt_figure(s['pct_of_cublas'])}% | {fmt_figure(s['tflops'])} "
+            f"({fmt_figure(s['cublas_tflops'])}) | {_num(s.get('sm_clock_mhz'), 0)} "
+            f"({_num(s.get('cublas_sm_clock_mhz'), 0)}) | {_num(s.get('energy_j'), 3)} "
+            f"({_num(s.get('cublas_energy_j'), 3)}) | {_num(_per_watt(s), 2)} "
+            f"({_num(_per_watt(s, 'cublas_'), 2)}) |")
+    return out
+
+
+def method_table(gpu):
+    """Markdown lines: lesson 01's check of the method on `gpu`, [] when the file has none."""
+    if not gpu.method:
+        return []
+    out = ["| GEMM | regime | order | A: TFLOP/s | B: TFLOP/s | B / A | MHz, A (B) | "
+           "J per GEMM, A (B) |", "|---|---|---|---|---|---|---|---|"]
+    for m in gpu.method:
+        order = "interleaved" if m["order"] == "interleaved" else "all of A, then all of B"
+        flag = " (outside the band)" if m["order"] == "interleaved" and not m["within_band"] else ""
+        out.append(f"| {m['precision']} {m['size']}³ | {m['regime']} | {order} | "
+                   f"{fmt_figure(m['a_tflops'])} | {fmt_figure(m['b_tflops'])} | "
+                   f"{m['b_pct_of_a']:.1f}%{flag} | {_num(m.get('a_sm_clock_mhz'), 0)} "
+                   f"({_num(m.get('b_sm_clock_mhz'), 0)}) | {_num(m.get('a_energy_j'), 3)} "
+                   f"({_num(m.get('b_energy_j'), 3)}) |")
+    return out
+
+
+def method_paragraph(gpu):
+    """What lesson 01's check of the method shows on `gpu`, from its lines, or None."""
+    inter = [m for m in gpu.method if m["order"] == "interleaved"]
+    seq = [m for m in gpu.method if m["order"] == "sequential"]
+    if not inter or not seq:
+        return None
+    band = inter[0]["band_pct"]
+    worst = max(inter, key=lambda m: abs(m["b_pct_of_a"] - 100))
+    far = max(seq, key=lambda m: abs(m["b_pct_of_a"] - 100))
+    outside = [m for m in inter if not m["within_band"]]
+    text = (f"On the {gpu.gpu}, cuBLAS timed against itself: interleaved, B / A stays within "
+            f"{abs(worst['b_pct_of_a'] - 100):.1f}% of 100% in every row (the band is "
+            f"±{band:g}%)" if not outside else
+            f"On the {gpu.gpu}, cuBLAS timed against itself: interleaved, "
+            f"{count_text(len(outside))} row(s) fall outside the ±{band:g}% band (at worst "
+            f"{worst['b_pct_of_a']:.1f}%), so differences that small are noise on this GPU")
+    text += (f"; all of A, then all of B, it drifts as far as {far['b_pct_of_a']:.1f}% "
+             f"({far['precision']} {far['size']}³, {far['regime']}), with the same call on the "
+             "same inputs: what the order alone does to a comparison.")
     return text
 
 

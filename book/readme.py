@@ -4,19 +4,20 @@
     readme.py [--check] [--data DIR] [--readme FILE]
 
 README.md holds blocks between `<!-- BEGIN GENERATED: NAME ... -->` and `<!-- END GENERATED: NAME -->`
-lines. This rewrites each from the data (`make readme`; `make bench` does it too, after writing
-the data):
+lines, and so do the chapters that quote measured figures (CHAPTER_GENERATORS: lesson 01's
+ceilings, lesson 03's floor and measurement). This rewrites each from the data (`make readme`;
+`make bench` does it too, after writing the data):
 
-- `claim`: one sentence, how close the last lesson's headline kernel comes to cuBLAS on the H100
+- `claim`: one sentence, how close the last lesson's headline kernel comes to cuBLAS on the H200
   (the same sentence as the book's front page: bookdata.headline_claim);
 - `results`: per lesson, the headline kernel's % of cuBLAS and TFLOP/s at the target sizes, the
   reference solution's target (the solution_target of lessons/NN-slug/lesson.toml) and whether
   the data meets it.
 
-Both come from the H100's file, whatever else book/data/ holds: the targets are set on the H100,
-the course's reference GPU. Files of other GPUs committed beside it (an H200, say) are named in
-one sentence under the table's lead, which points to the book; the book sets the GPUs side by
-side, lesson by lesson. The learner's own measurements (book/data/mine/) never reach the README.
+Both come from the reference GPU's file (the H200's; bookdata.reference_gpu), whatever else
+book/data/ holds: the targets are set there. Files of other GPUs committed beside it (the H100's
+record, say) are named in one sentence under the table's lead, which points to the book; the book
+sets the GPUs side by side, lesson by lesson. The learner's own measurements (book/data/mine/) never reach the README.
 
 --check writes nothing; it exits 1, with the difference, when a block is not what the data gives
 (the `course.readme` test of `make test`). Standard library only.
@@ -36,7 +37,7 @@ import bookdata  # noqa: E402
 from bookdata import records  # noqa: E402
 
 README = ROOT / "README.md"
-BLOCK = re.compile(r"^<!-- BEGIN GENERATED: (\w+)(?: [^\n]*)? -->\n(.*?)^<!-- END GENERATED: \1 -->$",
+BLOCK = re.compile(r"^<!-- BEGIN GENERATED: ([\w-]+)(?: [^\n]*)? -->\n(.*?)^<!-- END GENERATED: \1 -->$",
                    re.M | re.S)
 
 
@@ -63,7 +64,7 @@ def claim_block(gpus):
 def results_block(gpus):
     gpu = bookdata.reference_gpu(gpus)
     if gpu is None:
-        return ("No measurements on an H100 are committed yet: `make bench` on one writes them to "
+        return ("No measurements on an H200 are committed yet: `make bench` on one writes them to "
                 "`book/data/`, and `make readme` puts them here.")
     m = gpu.meta
     run = ", ".join(x for x in (f"{m['sm_count']} SMs" if m.get("sm_count") else "",
@@ -74,45 +75,141 @@ def results_block(gpus):
     lead = (f"Measured by `make bench` on an {gpu.gpu}{f' ({run})' if run else ''}"
             f"{' on ' + measured_on(m) if m.get('date') else ''}, committed as `{gpu.rel}`: each "
             f"lesson's headline kernel, from its reference solution, checked against Eigen and "
-            f"timed next to cuBLAS in the same process, at M = N = K = {sizes}.")
+            f"timed next to cuBLAS in the same process, at M = N = K = {sizes}, "
+            + ("the two interleaved run by run: *burst* (each run from a cold L2 and an idle GPU) "
+               "and *sustained* (a second back to back, at the power cap)."
+               if gpu.method_name() == bookdata.measurements.METHOD else
+               f"in burst timing ({gpu.method_name()})."))
     if gpu.ceilings:
         lead += f" Lesson 01's ceilings: {bookdata.ceilings_sentence(gpu)}."
     others = [g for g in bookdata.ordered(gpus) if g is not gpu]
     if others:
-        lead += (" The targets and this table are the H100's; also measured: "
+        lead += (f" The targets and this table are the {gpu.gpu}'s; also measured: "
                  + ", ".join(f"the {g.gpu} (`{g.rel}`)" for g in others)
                  + ", which the book (`make book`) sets beside it lesson by lesson.")
     out = [wrap(lead), "",
-           "| # | lesson | headline kernel | M = N = K | % of cuBLAS | TFLOP/s (cuBLAS) "
-           "| target of the reference solution | verdict |",
-            "|---|---|---|---|---|---|---|---|"]
+           "| # | lesson | headline kernel | M = N = K | % of cuBLAS, burst | TFLOP/s (cuBLAS) "
+           "| % of cuBLAS, sustained | target of the reference solution | verdict |",
+            "|---|---|---|---|---|---|---|---|---|"]
     for lesson in records.lessons():
         lines = gpu.headline(lesson.num)
         target = bookdata.target_text(lesson)
         if not lines and not target:
             continue
         if not lines:
-            out.append(f"| {lesson.num} | {lesson.slug} | | | not measured | | {target} | |")
+            out.append(f"| {lesson.num} | {lesson.slug} | | | not measured | | | {target} | |")
             continue
         precision = bookdata.precision_of(lines[0])
         kernel = f"`{lines[0]['kernel']}`" + ("" if precision == "fp32" else f" ({precision})")
         join = " / ".join
-        verdict = bookdata.target_verdict(lesson, lines)
+        held = [gpu.sustained(l) for l in lines]
+        verdict = bookdata.target_verdict(lesson, lines + [l for l in held if l])
+        sustained = join(bookdata.fmt_figure(l['pct_of_cublas']) + '%' if l else '-' for l in held)
         out.append(
             f"| {lesson.num} | {lesson.slug} | {kernel} | {join(str(l['M']) for l in lines)} | "
             f"{join(bookdata.fmt_figure(l['pct_of_cublas']) + '%' for l in lines)} | "
             f"{join(bookdata.fmt_figure(l['tflops']) for l in lines)} "
             f"({join(bookdata.fmt_figure(l['cublas_tflops']) for l in lines)}) | "
-            f"{target or '-'} | {'**missed**' if verdict == 'missed' else verdict or ''} |")
+            f"{sustained if any(held) else '-'} | {target or '-'} | {'**missed**' if verdict == 'missed' else verdict or ''} |")
     return "\n".join(out)
 
 
 GENERATORS = {"claim": claim_block, "results": results_block}
 
 
+# ---- the chapters' measured figures ----------------------------------------------------------------
+
+def _ceiling(gpu, what):
+    line = gpu.ceilings.get(what) if gpu else None
+    return line if line and line.get("value") else None
+
+
+def ceilings_block(gpus):
+    """Chapter 01: the ceilings `make bench` measured on the reference GPU."""
+    gpu = bookdata.reference_gpu(gpus)
+    copy, sgemm = _ceiling(gpu, "copy_bandwidth"), _ceiling(gpu, "cublas_sgemm")
+    if not copy or not sgemm:
+        return "No ceilings are committed in `book/data/` yet: `make bench` on a GPU measures them."
+    beside = [float(l["cublas_tflops"]) for l in gpu.all_sizes
+              if l["precision"] == "fp32" and l["M"] == l["N"] == l["K"] == 4096]
+    text = (f"The `make bench` run committed in `{gpu.rel}` ({gpu.gpu}, "
+            f"{gpu.meta.get('date', '?')}) measured {float(copy['value']):.1f} GB/s "
+            f"({float(copy['pct_of_peak']):.0f}% of {float(copy['peak']):.0f}) and "
+            f"{float(sgemm['value']):.1f} TFLOP/s ({float(sgemm['pct_of_peak']):.0f}% of "
+            f"{float(sgemm['peak']):.1f}): these are the ceilings the rest of the course starts "
+            "from.")
+    if beside:
+        turns = ("taking turns with it" if gpu.method_name() == bookdata.measurements.METHOD
+                 else "after it")
+        text += (" cuBLAS SGEMM is timed again next to every kernel of lessons 03 to 09, in the same "
+                 f"process, {turns}, and is the 100% of their \"% of cuBLAS\": "
+                 f"{min(beside):.1f} to {max(beside):.1f} TFLOP/s at 4096³ in `book/data/` "
+                 "(burst).")
+    return wrap(text)
+
+
+def naive_floor_block(gpus):
+    """Chapter 03: what the 4096³ problem would take at each of the reference GPU's limits."""
+    gpu = bookdata.reference_gpu(gpus)
+    copy, sgemm = _ceiling(gpu, "copy_bandwidth"), _ceiling(gpu, "cublas_sgemm")
+    if not copy or not sgemm:
+        return "(No ceilings are committed in `book/data/` yet: `make bench` measures them.)"
+    n = 4096
+    gflop = 2 * n ** 3 / 1e9
+    mb = 3 * 4 * n * n / 1e6  # A, B read once, C written once
+    peak_f, meas_f = float(sgemm["peak"]), float(sgemm["value"])
+    peak_b, meas_b = float(copy["peak"]), float(copy["value"])
+    rows = [("the FP32 peak", gflop / peak_f, f"{gflop:.1f} GFLOP / {peak_f:.1f} TFLOP/s"),
+            ("cuBLAS, as measured in lesson 01", gflop / meas_f,
+             f"{gflop:.1f} GFLOP / {meas_f:.1f} TFLOP/s"),
+            ("moving the minimum traffic at the peak bandwidth", mb / peak_b,
+             f"{mb:.1f} MB / {peak_b:.0f} GB/s"),
+            ("the same at the measured copy bandwidth", mb / meas_b,
+             f"{mb:.1f} MB / {meas_b:.0f} GB/s")]
+    out = [f"On the {gpu.gpu} of `{gpu.rel}`:", "", "| if the limit were | time | from |",
+           "|---|---|---|"]
+    for label, ms, where in rows:
+        out.append(f"| {label} | {ms:.3g} ms | {where} |")
+    out += ["", wrap(f"Moving the data takes about 1/{round(gflop / meas_f / (mb / meas_b))} of the "
+                     "time of computing on it. A good GEMM hides its memory traffic completely behind "
+                     f"arithmetic; cuBLAS does, at {float(sgemm['pct_of_peak']):.0f}% of the FP32 "
+                     "peak.")]
+    return "\n".join(out)
+
+
+def naive_measured_block(gpus):
+    """Chapter 03: the naive kernel as `make bench` measured it on the reference GPU."""
+    gpu = bookdata.reference_gpu(gpus)
+    lines = gpu.headline("03") if gpu else []
+    at = [l for l in lines if l["M"] == 4096]
+    if not at:
+        return "No measurement of lesson 03 is committed in `book/data/` yet."
+    l = at[0]
+    return wrap(f"The `make bench` run committed in `{gpu.rel}` ({gpu.gpu}, "
+                f"{gpu.meta.get('date', '?')}, burst) measured {float(l['pct_of_cublas']):.2f}% of "
+                f"cuBLAS, {float(l['tflops']):.2f} TFLOP/s in {float(l['ms']):.1f} ms at 4096³.")
+
+
+# The chapters' generated blocks: which file holds which (`make readme` rewrites them too).
+CHAPTER_GENERATORS = {
+    "lessons/01-architecture/README.md": {"ceilings": ceilings_block},
+    "lessons/03-naive/README.md": {"naive-floor": naive_floor_block,
+                                   "naive-measured": naive_measured_block},
+}
+
+
 def blocks(data):
     gpus = bookdata.load(data)
     return {name: make(gpus) for name, make in GENERATORS.items()}
+
+
+def files(readme, data):
+    """[(path, its generated blocks)]: README.md, then the chapters that quote the data."""
+    gpus = bookdata.load(data)
+    out = [(readme, {name: make(gpus) for name, make in GENERATORS.items()})]
+    for rel, gens in CHAPTER_GENERATORS.items():
+        out.append((ROOT / rel, {name: make(gpus) for name, make in gens.items()}))
+    return out
 
 
 def render(text, generated, where="README.md"):
@@ -148,24 +245,33 @@ def measured_on(meta):
 
 
 def update(readme=README, data=BOOK / "data"):
-    """Rewrites the generated blocks of `readme` from `data`; True when the file changed."""
-    text = readme.read_text()
-    new = render(text, blocks(data), readme.name)
-    if new != text:
-        readme.write_text(new)
-    return new != text
+    """Rewrites the generated blocks of `readme` and of the chapters from `data`; True when a file
+    changed."""
+    changed = False
+    for path, generated in files(readme, data):
+        text = path.read_text()
+        new = render(text, generated, shown(path))
+        if new != text:
+            path.write_text(new)
+            changed = True
+    return changed
 
 
 def check(readme=README, data=BOOK / "data"):
-    """The problems of `readme`'s generated blocks against `data`, as printable lines."""
-    text = readme.read_text()
-    new = render(text, blocks(data), readme.name)
-    if new == text:
-        return []
-    diff = difflib.unified_diff(text.splitlines(), new.splitlines(), f"{readme.name} (as it is)",
-                                f"{readme.name} (from {shown(data)}/)", lineterm="", n=0)
-    return [f"{shown(readme)}: the generated blocks differ from what {shown(data)}/ gives: run "
-            f"`make readme` (the figures there are never edited by hand):"] + ["  " + l for l in diff]
+    """The problems of the generated blocks (README.md's, the chapters') against `data`, as
+    printable lines."""
+    problems = []
+    for path, generated in files(readme, data):
+        text = path.read_text()
+        new = render(text, generated, shown(path))
+        if new == text:
+            continue
+        diff = difflib.unified_diff(text.splitlines(), new.splitlines(), f"{path.name} (as it is)",
+                                    f"{path.name} (from {shown(data)}/)", lineterm="", n=0)
+        problems += [f"{shown(path)}: the generated blocks differ from what {shown(data)}/ gives: "
+                     f"run `make readme` (the figures there are never edited by hand):"]
+        problems += ["  " + l for l in diff]
+    return problems
 
 
 def main():

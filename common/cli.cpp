@@ -47,6 +47,13 @@ Cli& Cli::text(const std::string& name, const std::string& fallback, const std::
   return *this;
 }
 
+Cli& Cli::choice(const std::string& name, const std::string& fallback,
+                 const std::vector<std::string>& choices, const std::string& help) {
+  text(name, fallback, help);
+  options_[name].choices = choices;
+  return *this;
+}
+
 Cli& Cli::flag(const std::string& name, const std::string& help) {
   options_[name] = Option{Kind::kFlag, help};
   order_.push_back(name);
@@ -98,6 +105,12 @@ std::string Cli::try_parse(int argc, const char* const* argv) {
       o.number = *n;
     } else {
       if (value.empty()) return "--" + name + " needs a value";
+      if (!o.choices.empty() &&
+          std::find(o.choices.begin(), o.choices.end(), value) == o.choices.end()) {
+        std::string names;
+        for (const std::string& c : o.choices) names += (names.empty() ? "" : " or ") + c;
+        return "--" + name + " is " + names + ", got '" + value + "'";
+      }
       o.text = value;
     }
   }

@@ -34,6 +34,10 @@ class Cli {
   Cli& number(const std::string& name, long fallback, const std::string& help);
   /// `--name TEXT`: free text (a path, say), `fallback` when not given.
   Cli& text(const std::string& name, const std::string& fallback, const std::string& help);
+  /// `--name TEXT` where TEXT is one of `choices` (anything else is a usage error), `fallback`
+  /// when not given.
+  Cli& choice(const std::string& name, const std::string& fallback,
+              const std::vector<std::string>& choices, const std::string& help);
   /// `--name`: a switch, off unless given.
   Cli& flag(const std::string& name, const std::string& help);
 
@@ -60,6 +64,7 @@ class Cli {
     std::string text{};
     long fallback_number = 0;  // the declared default, shown by usage()
     std::string fallback_text{};
+    std::vector<std::string> choices{};  // a text option's allowed values; empty: any
     bool on = false;
     bool given = false;
   };

@@ -6,6 +6,7 @@
 #include "common/random.hpp"
 
 #include <exception>
+#include <functional>
 #include <stdexcept>
 
 namespace course {
@@ -80,7 +81,8 @@ VerifyReport check(const GemmFn<P>& gemm, const GemmShape& s, const VerifyOption
 }
 
 template <class P>
-GemmBench bench(const GemmFn<P>& gemm, int M, int N, int K, const TimingOptions& options) {
+GemmBench bench(const GemmFn<P>& gemm, int M, int N, int K, const TimingOptions& options,
+                bool kernel_first) {
   using T = typename P::Element;
   CublasHandle handle;
   // A is M x K; B is K x N or N x K: the same elements either way, and the same random values.
@@ -88,14 +90,19 @@ GemmBench bench(const GemmFn<P>& gemm, int M, int N, int K, const TimingOptions&
   DeviceBuffer<T> B(P::kBLayout == BLayout::kNByK ? random_matrix<T>(N, K, derive_seed("bench B"))
                                                   : random_matrix<T>(K, N, derive_seed("bench B")));
   DeviceBuffer<T> C(static_cast<std::size_t>(M) * N);
-  GemmBench b;
-  b.cublas = time_gpu(
-      [&] { P::cublas(handle.get(), M, N, K, 1.0f, A.data(), B.data(), 0.0f, C.data()); }, options);
-  b.kernel = time_gpu([&] { gemm(M, N, K, 1.0f, A.data(), B.data(), 0.0f, C.data()); }, options);
-  b.kernel_tflops = tflops(gemm_flops(M, N, K), b.kernel.median_ms);
-  b.cublas_tflops = tflops(gemm_flops(M, N, K), b.cublas.median_ms);
-  b.pct_of_cublas = 100.0 * b.cublas.median_ms / b.kernel.median_ms;
-  return b;
+  const std::function<void()> cublas = [&] {
+    P::cublas(handle.get(), M, N, K, 1.0f, A.data(), B.data(), 0.0f, C.data());
+  };
+  const std::function<void()> kernel = [&] {
+    gemm(M, N, K, 1.0f, A.data(), B.data(), 0.0f, C.data());
+  };
+  // Interleaved, in the same power and thermal state (common/timing.hpp).
+  if (kernel_first) {
+    const std::vector<TimingStats> t = time_interleaved({kernel, cublas}, options);
+    return bench_of(t[0], t[1], M, N, K);
+  }
+  const std::vector<TimingStats> t = time_interleaved({cublas, kernel}, options);
+  return bench_of(t[1], t[0], M, N, K);
 }
 
 }  // namespace
@@ -111,22 +118,22 @@ VerifyReport check_gemm(const GemmFn<Bf16>& gemm, const GemmShape& s,
 }
 
 GemmBench bench_vs_cublas(const GemmFn<Fp32>& gemm, int M, int N, int K,
-                          const TimingOptions& options) {
-  return bench<Fp32>(gemm, M, N, K, options);
+                          const TimingOptions& options, bool kernel_first) {
+  return bench<Fp32>(gemm, M, N, K, options, kernel_first);
 }
 
 GemmBench bench_vs_cublas(const GemmFn<Bf16>& gemm, int M, int N, int K,
-                          const TimingOptions& options) {
-  return bench<Bf16>(gemm, M, N, K, options);
+                          const TimingOptions& options, bool kernel_first) {
+  return bench<Bf16>(gemm, M, N, K, options, kernel_first);
 }
 
-GemmBench bench_against(const TimingStats& kernel, const GemmBench& cublas, int M, int N, int K) {
+GemmBench bench_of(const TimingStats& kernel, const TimingStats& cublas, int M, int N, int K) {
   GemmBench b;
   b.kernel = kernel;
-  b.cublas = cublas.cublas;
-  b.cublas_tflops = cublas.cublas_tflops;
+  b.cublas = cublas;
   b.kernel_tflops = tflops(gemm_flops(M, N, K), kernel.median_ms);
-  b.pct_of_cublas = 100.0 * b.cublas.median_ms / b.kernel.median_ms;
+  b.cublas_tflops = tflops(gemm_flops(M, N, K), cublas.median_ms);
+  b.pct_of_cublas = 100.0 * cublas.median_ms / kernel.median_ms;
   return b;
 }
 

@@ -41,23 +41,28 @@ VerifyReport check_gemm(const GemmFn<Fp32>& gemm, const GemmShape& shape,
 VerifyReport check_gemm(const GemmFn<Bf16>& gemm, const GemmShape& shape,
                         const VerifyOptions& options = {});
 
-/// A kernel and cuBLAS timed on the same inputs in the same process.
+/// A kernel and cuBLAS timed on the same inputs in the same process, interleaved (common/
+/// timing.hpp): each TimingStats names its regime and carries the SM clock (and, sustained, the
+/// power and the energy per GEMM) NVML saw while it ran.
 struct GemmBench {
   TimingStats kernel, cublas;
   double kernel_tflops = 0, cublas_tflops = 0;
   double pct_of_cublas = 0;  ///< 100 * cuBLAS time / kernel time
 };
 
-/// Times `gemm` and cuBLAS SGEMM at M x N x K (alpha 1, beta 0) on the same random inputs.
+/// Times `gemm` and cuBLAS SGEMM at M x N x K (alpha 1, beta 0) on the same random inputs,
+/// interleaved repetition by repetition (burst) or block by block (sustained), as `options` say.
+/// cuBLAS takes the first turn unless `kernel_first` (the two orders must agree: lesson 01's check
+/// of the method).
 GemmBench bench_vs_cublas(const GemmFn<Fp32>& gemm, int M, int N, int K,
-                          const TimingOptions& options = {});
-/// Times `gemm` and cuBLAS bf16 GEMM at M x N x K on the same random inputs.
+                          const TimingOptions& options = {}, bool kernel_first = false);
+/// Times `gemm` and cuBLAS bf16 GEMM at M x N x K on the same random inputs, as above.
 GemmBench bench_vs_cublas(const GemmFn<Bf16>& gemm, int M, int N, int K,
-                          const TimingOptions& options = {});
+                          const TimingOptions& options = {}, bool kernel_first = false);
 
-/// A kernel timed on its own (`kernel`, by time_gpu()) next to a cuBLAS timing taken on the same
-/// problem: the GemmBench the two make together. For a kernel that cannot be timed by
-/// bench_vs_cublas() (lesson 04's contrast takes B transposed).
-GemmBench bench_against(const TimingStats& kernel, const GemmBench& cublas, int M, int N, int K);
+/// The GemmBench of a kernel and cuBLAS timed together by time_interleaved() on an M x N x K
+/// problem: their TFLOP/s and the kernel's % of cuBLAS. For a kernel that bench_vs_cublas() cannot
+/// time (lesson 04's contrast takes B transposed).
+GemmBench bench_of(const TimingStats& kernel, const TimingStats& cublas, int M, int N, int K);
 
 }  // namespace course

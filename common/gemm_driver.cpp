@@ -21,8 +21,14 @@ void add_gemm_options(Cli& cli) {
       .number("m", 4096, "rows of A and C (overrides --size)")
       .number("n", 4096, "columns of B and C (overrides --size)")
       .number("k", 4096, "columns of A, rows of B (overrides --size)")
-      .number("reps", 10, "timed repetitions")
-      .number("warmup", 2, "untimed runs before timing")
+      .number("reps", 10, "timed repetitions of each (burst)")
+      .number("warmup", 2, "untimed runs of each before timing")
+      .choice("regime", "burst", {"burst", "sustained"},
+              "burst (cold L2, an idle GPU before each run: near the boost clock) or sustained "
+            "(back to back at the power cap, blocks interleaved)")
+      .number("sustained-ms", 1000, "sustained: GPU time of each kernel, in ms (after half as "
+                                    "long to warm up)")
+      .flag("kernel-first", "the kernel, not cuBLAS, takes the first turn of the interleaving")
       .flag("json", "also print one JSON line per kernel")
       .flag("no-check", "skip the correctness checks")
       .flag("check-only", "check every kernel, time nothing (no cuBLAS): what the sanitizers run")
@@ -51,8 +57,10 @@ TimingOptions timing_from(const Cli& cli) {
   TimingOptions timing;
   timing.reps = static_cast<int>(cli.get("reps"));
   timing.warmup = static_cast<int>(cli.get("warmup"));
-  // Each repetition starts with a cold L2, so a small problem is not timed out of the cache.
+  // Each burst repetition starts with a cold L2, so a small problem is not timed out of the cache.
   timing.flush_l2 = true;
+  timing.regime = parse_regime(cli.str("regime"));  // one of the two: Cli::choice checked it
+  timing.sustained_ms = static_cast<double>(cli.get("sustained-ms"));
   return timing;
 }
 
@@ -103,6 +111,15 @@ GemmMeasurement measurement_of(const GemmResult& r, const LessonId& lesson, cons
   m.gpu = gpu;
   m.precision = precision;
   m.intensity = r.intensity;
+  m.regime = regime_name(r.bench.kernel.regime);
+  m.samples = r.bench.kernel.reps;
+  m.kernel_first = r.kernel_first;
+  m.sm_clock_mhz = r.bench.kernel.sm_clock_mhz;
+  m.cublas_sm_clock_mhz = r.bench.cublas.sm_clock_mhz;
+  m.power_w = r.bench.kernel.power_w;
+  m.cublas_power_w = r.bench.cublas.power_w;
+  m.energy_j = r.bench.kernel.energy_j;
+  m.cublas_energy_j = r.bench.cublas.energy_j;
   return m;
 }
 
@@ -136,7 +153,10 @@ std::vector<GemmResult> measure_kernels(const Cli& cli, const LessonId& lesson,
         r.checked = true;
         r.passed = check_kernel(k.fn, k.name, s);
       }
-      if (!cli.on("check-only")) r.bench = bench_vs_cublas(k.fn, s.M, s.N, s.K, timing);
+      r.kernel_first = cli.on("kernel-first");
+      if (!cli.on("check-only")) {
+        r.bench = bench_vs_cublas(k.fn, s.M, s.N, s.K, timing, r.kernel_first);
+      }
     } catch (const NotImplemented& e) {
       r.checked = r.passed = false;
       r.not_written = e.what();
@@ -157,11 +177,23 @@ std::vector<GemmResult> measure_kernels(const Cli& cli, const LessonId& lesson,
     return results;
   }
 
-  std::printf(
-      "\n%s on %s, M=%d N=%d K=%d, median of %d runs (%s timed in the same process on the "
-      "same inputs)\n",
-      lesson.id.c_str(), dev.name.c_str(), s.M, s.N, s.K, timing.reps, P::kBaseline);
-  Table t({"kernel", "ms", "TFLOP/s", "% of cuBLAS", "spread", "check"});
+  const bool sustained = timing.regime == Regime::kSustained;
+  std::printf("\n%s on %s, M=%d N=%d K=%d, %s: %s, each kernel interleaved with %s on the same "
+              "inputs\n",
+              lesson.id.c_str(), dev.name.c_str(), s.M, s.N, s.K, regime_name(timing.regime),
+              sustained ? (fixed(timing.sustained_ms, 0) + " ms back to back of each").c_str()
+                        : ("median of " + std::to_string(timing.reps) + " cold-L2 runs").c_str(),
+              P::kBaseline);
+  std::vector<std::string> head = {"kernel", "ms", "TFLOP/s", "% of cuBLAS", "spread", "SM MHz"};
+  if (sustained) head.push_back("J per GEMM");
+  head.push_back("check");
+  Table t(head);
+  auto readings = [&](const TimingStats& st, std::vector<std::string> row, std::string last) {
+    row.push_back(st.sm_clock_mhz ? fixed(*st.sm_clock_mhz, 0) : "n/a");
+    if (sustained) row.push_back(st.energy_j ? fixed(*st.energy_j, 3) : "n/a");
+    row.push_back(std::move(last));
+    return row;
+  };
   // The baseline's row: timed with the first kernel that ran, or on its own when none did.
   auto timed = std::find_if(results.begin(), results.end(),
                             [](const GemmResult& r) { return r.not_written.empty(); });
@@ -173,17 +205,25 @@ std::vector<GemmResult> measure_kernels(const Cli& cli, const LessonId& lesson,
     baseline = bench_vs_cublas(cublas_gemm_fn<P>(handle.get()), s.M, s.N, s.K, timing);
   }
   if (!results.empty()) {
-    t.add_row({P::kBaseline, fixed(baseline.cublas.median_ms, 3), fixed(baseline.cublas_tflops, 2),
-               "100.0%", fixed(100 * baseline.cublas.spread(), 1) + "%", "-"});
+    t.add_row(readings(baseline.cublas,
+                       {P::kBaseline, fixed(baseline.cublas.median_ms, 3),
+                        fixed(baseline.cublas_tflops, 2), "100.0%",
+                        fixed(100 * baseline.cublas.spread(), 1) + "%"},
+                       "-"));
   }
   for (const GemmResult& r : results) {
     if (!r.not_written.empty()) {
-      t.add_row({r.name, "-", "-", "-", "-", check_cell(r)});
+      std::vector<std::string> row(head.size() - 1, "-");
+      row.front() = r.name;
+      row.push_back(check_cell(r));
+      t.add_row(row);
       continue;
     }
-    t.add_row({r.name, fixed(r.bench.kernel.median_ms, 3), fixed(r.bench.kernel_tflops, 2),
-               fixed(r.bench.pct_of_cublas, 1) + "%", fixed(100 * r.bench.kernel.spread(), 1) + "%",
-               check_cell(r)});
+    t.add_row(readings(r.bench.kernel,
+                       {r.name, fixed(r.bench.kernel.median_ms, 3), fixed(r.bench.kernel_tflops, 2),
+                        fixed(r.bench.pct_of_cublas, 1) + "%",
+                        fixed(100 * r.bench.kernel.spread(), 1) + "%"},
+                       check_cell(r)));
   }
   t.print();
   if (cli.on("json")) {

@@ -5,7 +5,8 @@
 ///
 /// A GEMM lesson's main() says only what is particular to it: its kernels, and what it shows
 /// besides them. Everything else is GemmLesson::run(): the options, which are the same in every
-/// lesson: `--size N` (M = N = K), or `--m`, `--n`, `--k` one by one; `--reps`, `--warmup`;
+/// lesson: `--size N` (M = N = K), or `--m`, `--n`, `--k` one by one; `--regime burst|sustained`,
+/// `--reps`, `--warmup`, `--sustained-ms`, `--kernel-first` (common/timing.hpp);
 /// `--json` (the measurement lines of common/report.hpp); `--no-check` to skip the correctness
 /// checks; `--check-only` to check and time nothing (no cuBLAS either: what compute-sanitizer
 /// runs); `--headline-only` to time the headline kernel alone, unchecked, and skip the lesson's
@@ -53,8 +54,9 @@ struct NamedGemm {
 struct GemmResult {
   std::string name;
   bool checked = false, passed = false;
-  bool headline = false;  ///< the lesson's headline kernel
-  double intensity = 0;   ///< FLOP per byte by design (NamedGemm::intensity)
+  bool headline = false;      ///< the lesson's headline kernel
+  double intensity = 0;       ///< FLOP per byte by design (NamedGemm::intensity)
+  bool kernel_first = false;  ///< the kernel took the first turn of the interleaving
   GemmBench bench;
   /// The NotImplemented message when the kernel is still a stub (then nothing was measured).
   std::string not_written;
@@ -72,8 +74,9 @@ bool headline_only(const Cli& cli);
 /// The problem size the options ask for: --m/--n/--k where given, else --size (alpha 1, beta 0).
 GemmShape gemm_shape_from(const Cli& cli);
 
-/// How the options ask to time: --reps and --warmup, each repetition starting with a cold L2 (so a
-/// small problem is not timed out of the cache).
+/// How the options ask to time: --regime (burst or sustained), --reps and --warmup (each burst
+/// repetition starting with a cold L2, so a small problem is not timed out of the cache), and
+/// --sustained-ms.
 TimingOptions timing_from(const Cli& cli);
 
 /// Checks `gemm` against Eigen at P::kRaggedShape and at `timed` (alpha 1, beta 0), and prints the

@@ -125,6 +125,14 @@ JsonLine& JsonLine::add(const std::string& key, bool value) {
   return *this;
 }
 
+JsonLine& JsonLine::add(const std::string& key, const std::optional<double>& value) {
+  if (!value) {
+    fields_.emplace_back(key, "null");
+    return *this;
+  }
+  return add(key, *value);
+}
+
 JsonLine& JsonLine::add(const std::string& key, const std::vector<std::string>& values) {
   std::string encoded = "[";
   for (std::size_t i = 0; i < values.size(); ++i) {
@@ -173,6 +181,15 @@ JsonLine GemmMeasurement::json() const {
       .add("gpu", gpu)
       .add("precision", precision);
   if (intensity > 0) line.add("intensity", intensity);
+  line.add("regime", regime)
+      .add("samples", samples)
+      .add("kernel_first", kernel_first)
+      .add("sm_clock_mhz", sm_clock_mhz)
+      .add("cublas_sm_clock_mhz", cublas_sm_clock_mhz)
+      .add("power_w", power_w)
+      .add("cublas_power_w", cublas_power_w)
+      .add("energy_j", energy_j)
+      .add("cublas_energy_j", cublas_energy_j);
   return line;
 }
 

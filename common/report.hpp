@@ -2,12 +2,13 @@
 /// \brief Reporting: an aligned table for people, one JSON line per measurement for tools.
 ///
 /// The measurement lines a lesson program prints with `--json` are declared here, once: every line
-/// carries `"schema": "course.measurement/1"` (kMeasurementSchema) and is either a GemmMeasurement
+/// carries `"schema": "course.measurement/2"` (kMeasurementSchema) and is either a GemmMeasurement
 /// (one GEMM kernel timed against cuBLAS) or a lesson's own measurement (measurement_line(), with
 /// a `"what"` key). `make grade`, `make bench` and the book read them through one reader,
 /// common/tools/course/measurements.py, which checks the schema and the fields.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,6 +44,8 @@ class JsonLine {
   JsonLine& add(const std::string& key, long value);
   JsonLine& add(const std::string& key, int value);
   JsonLine& add(const std::string& key, bool value);
+  /// A number that may be unknown: null when empty.
+  JsonLine& add(const std::string& key, const std::optional<double>& value);
   /// An array of strings: `"key": ["a", "b"]`.
   JsonLine& add(const std::string& key, const std::vector<std::string>& values);
   /// A value that is already JSON (an object from another JsonLine's str(), or an array of them),
@@ -57,8 +60,10 @@ class JsonLine {
   std::vector<std::pair<std::string, std::string>> fields_;  // key, encoded value
 };
 
-/// The schema of the measurement lines: the value of their "schema" field.
-inline constexpr const char* kMeasurementSchema = "course.measurement/1";
+/// The schema of the measurement lines: the value of their "schema" field. Version 2 added the
+/// regime, the order and what NVML saw (clock, power, energy) to the GEMM lines; version 1 (the
+/// H100 data of 2026-11-21..24) timed cuBLAS's repetitions first, then the kernel's, in burst.
+inline constexpr const char* kMeasurementSchema = "course.measurement/2";
 
 /// One GEMM kernel, checked and timed next to cuBLAS in the same process: the line every GEMM
 /// lesson program prints per kernel with `--json` (through measure_kernels(), or print() directly),
@@ -79,9 +84,15 @@ struct GemmMeasurement {
   std::string gpu;                 ///< the device's name
   std::string precision = "fp32";  ///< "fp32" or "bf16": of A, B and C
   double intensity = 0;  ///< FLOP per byte the kernel loads by design; 0: not stated (left out)
+  std::string regime = "burst";  ///< "burst" or "sustained" (common/timing.hpp)
+  int samples = 0;               ///< timed repetitions (burst) or blocks (sustained) of each
+  bool kernel_first = false;     ///< the kernel, not cuBLAS, took the first turn
+  std::optional<double> sm_clock_mhz, cublas_sm_clock_mhz;  ///< mean SM clock while each ran
+  std::optional<double> power_w, cublas_power_w;    ///< mean board power, watts (sustained)
+  std::optional<double> energy_j, cublas_energy_j;  ///< energy per GEMM, joules (sustained)
 
-  /// The line: `{"schema": "course.measurement/1", "lesson": ..., "kernel": ..., ...}`, the
-  /// fields in the order above.
+  /// The line: `{"schema": "course.measurement/2", "lesson": ..., "kernel": ..., ...}`, the
+  /// fields in the order above (an unknown reading as null).
   JsonLine json() const;
   /// Prints json() and a newline to stdout.
   void print() const;

@@ -3,13 +3,37 @@
 #include "common/buffers.hpp"
 #include "common/check.hpp"
 #include "common/device.hpp"
+#include "common/power.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <thread>
 
 namespace course {
+
+const char* regime_name(Regime regime) {
+  return regime == Regime::kSustained ? "sustained" : "burst";
+}
+
+Regime parse_regime(const std::string& name) {
+  if (name == "burst") return Regime::kBurst;
+  if (name == "sustained") return Regime::kSustained;
+  throw std::invalid_argument("no regime is called '" + name +
+                              "': the regimes are burst and sustained");
+}
+
+std::string TimingOptions::invalid() const {
+  if (warmup < 0) return "warmup must be 0 or more";
+  if (regime == Regime::kBurst && reps < 1) return "reps must be at least 1";
+  if (regime == Regime::kSustained && !(sustained_ms > 0)) {
+    return "the sustained time must be more than 0 ms";
+  }
+  if (regime == Regime::kSustained && !(block_ms > 0)) return "the block must be more than 0 ms";
+  return {};
+}
 
 TimingStats summarize_times(std::vector<double> t) {
   if (t.empty()) throw std::invalid_argument("summarize_times: no times");
@@ -27,48 +51,194 @@ TimingStats summarize_times(std::vector<double> t) {
   return s;
 }
 
-TimingStats time_gpu(const std::function<void()>& work, const TimingOptions& options) {
-  if (options.reps < 1) throw std::invalid_argument("time_gpu: reps must be at least 1");
-  DeviceBuffer<char> scratch;
-  if (options.flush_l2) {
-    const std::size_t l2 = current_device_info().l2_bytes;
-    scratch = DeviceBuffer<char>(std::max<std::size_t>(l2, std::size_t{1} << 20) * 2);
+std::vector<int> interleaved_order(int works, int rounds, Order order) {
+  if (works < 1 || rounds < 0) throw std::invalid_argument("interleaved_order: no work");
+  std::vector<int> out;
+  out.reserve(static_cast<std::size_t>(works) * rounds);
+  if (order == Order::kSequential) {
+    for (int w = 0; w < works; ++w) out.insert(out.end(), rounds, w);
+    return out;
   }
-  for (int i = 0; i < options.warmup; ++i) work();
-  CUDA_CHECK(cudaDeviceSynchronize());
+  for (int r = 0; r < rounds; ++r) {
+    for (int i = 0; i < works; ++i) out.push_back(r % 2 == 0 ? i : works - 1 - i);
+  }
+  return out;
+}
 
-  std::vector<cudaEvent_t> start(options.reps), stop(options.reps);
-  for (int i = 0; i < options.reps; ++i) {
-    CUDA_CHECK(cudaEventCreate(&start[i]));
-    CUDA_CHECK(cudaEventCreate(&stop[i]));
+namespace {
+
+// A burst repetition is followed by a rest as long as twice the repetition (at most 20 ms): the
+// GPU's power controller averages over tens of milliseconds, so at a third of full duty it stays
+// under the cap and each repetition starts near the boost clock.
+constexpr double kRestFactor = 2.0;
+constexpr double kRestCapMs = 20.0;
+
+// What one piece of work accumulates over a measurement.
+struct Tally {
+  std::vector<double> times_ms;  // one per repetition (burst) or per block, per run (sustained)
+  std::vector<double> clock_mhz;
+  double energy_j = 0, gpu_ms = 0;
+  long runs = 0;
+  bool energy_known = true;
+};
+
+TimingStats finish(Tally& t, Regime regime) {
+  TimingStats s = summarize_times(t.times_ms);
+  s.regime = regime;
+  if (!t.clock_mhz.empty()) {
+    s.sm_clock_mhz =
+        std::accumulate(t.clock_mhz.begin(), t.clock_mhz.end(), 0.0) / t.clock_mhz.size();
   }
-  std::vector<double> times(options.reps);
-  try {
-    for (int i = 0; i < options.reps; ++i) {
-      // Writing a buffer twice the L2's size evicts the inputs; it runs outside the events.
-      if (options.flush_l2) CUDA_CHECK(cudaMemsetAsync(scratch.data(), i & 0xff, scratch.bytes()));
-      CUDA_CHECK(cudaEventRecord(start[i]));
-      work();
-      CUDA_CHECK(cudaEventRecord(stop[i]));
-    }
-    CUDA_CHECK(cudaEventSynchronize(stop[options.reps - 1]));
-    for (int i = 0; i < options.reps; ++i) {
-      float ms = 0;
-      CUDA_CHECK(cudaEventElapsedTime(&ms, start[i], stop[i]));
-      times[i] = ms;
-    }
-  } catch (...) {
-    for (int i = 0; i < options.reps; ++i) {
-      cudaEventDestroy(start[i]);
-      cudaEventDestroy(stop[i]);
-    }
-    throw;
+  if (regime == Regime::kSustained && t.energy_known && t.runs > 0 && t.gpu_ms > 0) {
+    s.energy_j = t.energy_j / t.runs;
+    s.power_w = t.energy_j / (t.gpu_ms * 1e-3);
   }
-  for (int i = 0; i < options.reps; ++i) {
-    cudaEventDestroy(start[i]);
-    cudaEventDestroy(stop[i]);
+  return s;
+}
+
+}  // namespace
+
+std::vector<TimingStats> time_interleaved(const std::vector<std::function<void()>>& works,
+                                          const TimingOptions& options, TimingBackend& gpu) {
+  if (works.empty()) throw std::invalid_argument("time_interleaved: no work to time");
+  if (const std::string why = options.invalid(); !why.empty()) {
+    throw std::invalid_argument("timing: " + why);
   }
-  return summarize_times(times);
+  const int n = static_cast<int>(works.size());
+  std::vector<Tally> tally(n);
+  std::vector<double> ignored;
+  for (int w = 0; w < options.warmup; ++w) {
+    for (const auto& work : works) work();
+  }
+  gpu.wait(gpu.mark(), ignored);
+
+  if (options.regime == Regime::kBurst) {
+    //! [burst]
+    for (int k : interleaved_order(n, options.reps, options.order)) {
+      if (options.flush_l2) gpu.flush_l2();
+      const int from = gpu.mark();
+      works[k]();
+      const int to = gpu.mark();
+      gpu.wait(to, tally[k].clock_mhz);
+      const double ms = gpu.elapsed_ms(from, to);
+      tally[k].times_ms.push_back(ms);
+      gpu.idle_ms(std::min(kRestFactor * ms, kRestCapMs));
+    }
+    //! [burst]
+  } else {
+    // How many runs make a block of about block_ms: one run of each, timed on its own.
+    std::vector<long> per_block(n);
+    for (int k = 0; k < n; ++k) {
+      const int from = gpu.mark();
+      works[k]();
+      const int to = gpu.mark();
+      gpu.wait(to, ignored);
+      const double ms = std::max(gpu.elapsed_ms(from, to), 1e-3);
+      per_block[k] = std::clamp(std::lround(options.block_ms / ms), 1L, 1L << 20);
+    }
+    const int rounds = std::max(2, static_cast<int>(std::ceil(options.sustained_ms /
+                                                              options.block_ms)));
+    auto block = [&](int k) {
+      for (long i = 0; i < per_block[k]; ++i) works[k]();
+    };
+    // The warm-up: half as long again, interleaved too, to reach the power cap and the steady
+    // temperature before anything is timed.
+    for (int k : interleaved_order(n, (rounds + 1) / 2, options.order)) block(k);
+    gpu.wait(gpu.mark(), ignored);
+    //! [sustained]
+    for (int k : interleaved_order(n, rounds, options.order)) {
+      const std::optional<double> e0 = gpu.energy_j();
+      const int from = gpu.mark();
+      block(k);
+      const int to = gpu.mark();
+      gpu.wait(to, tally[k].clock_mhz);
+      const std::optional<double> e1 = gpu.energy_j();
+      const double ms = gpu.elapsed_ms(from, to);
+      tally[k].times_ms.push_back(ms / per_block[k]);
+      tally[k].gpu_ms += ms;
+      tally[k].runs += per_block[k];
+      if (e0 && e1) {
+        tally[k].energy_j += *e1 - *e0;
+      } else {
+        tally[k].energy_known = false;
+      }
+    }
+    //! [sustained]
+  }
+  std::vector<TimingStats> out;
+  for (Tally& t : tally) out.push_back(finish(t, options.regime));
+  return out;
+}
+
+namespace {
+
+// The course's backend: CUDA events on the default stream, a memset that evicts the L2, and NVML.
+class CudaBackend final : public TimingBackend {
+ public:
+  explicit CudaBackend(bool flush) : meter_(PowerMeter::current()) {
+    if (flush) {
+      const std::size_t l2 = current_device_info().l2_bytes;
+      scratch_ = DeviceBuffer<char>(std::max<std::size_t>(l2, std::size_t{1} << 20) * 2);
+    }
+  }
+  ~CudaBackend() override {
+    for (cudaEvent_t e : events_) cudaEventDestroy(e);
+  }
+  CudaBackend(const CudaBackend&) = delete;
+  CudaBackend& operator=(const CudaBackend&) = delete;
+
+  int mark() override {
+    cudaEvent_t e = nullptr;
+    CUDA_CHECK(cudaEventCreate(&e));
+    events_.push_back(e);
+    CUDA_CHECK(cudaEventRecord(e));
+    return static_cast<int>(events_.size()) - 1;
+  }
+  void wait(int m, std::vector<double>& clock_mhz) override {
+    // Polls, reading the SM clock while the GPU works: the first read comes right after the
+    // launch, so even a short repetition gets one.
+    for (;;) {
+      if (auto mhz = meter_.sm_clock_mhz()) clock_mhz.push_back(*mhz);
+      const cudaError_t q = cudaEventQuery(events_[m]);
+      if (q == cudaSuccess) break;
+      if (q != cudaErrorNotReady) CUDA_CHECK(q);
+      std::this_thread::sleep_for(std::chrono::microseconds(500));
+    }
+  }
+  double elapsed_ms(int from, int to) override {
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, events_[from], events_[to]));
+    return ms;
+  }
+  void flush_l2() override {
+    // Writing a buffer twice the L2's size evicts the inputs; it runs outside the events.
+    CUDA_CHECK(cudaMemsetAsync(scratch_.data(), ++fill_ & 0xff, scratch_.bytes()));
+  }
+  void idle_ms(double ms) override {
+    std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(ms));
+  }
+  std::optional<double> energy_j() override { return meter_.energy_j(); }
+
+ private:
+  PowerMeter& meter_;
+  DeviceBuffer<char> scratch_;
+  std::vector<cudaEvent_t> events_;
+  int fill_ = 0;
+};
+
+}  // namespace
+
+std::vector<TimingStats> time_interleaved(const std::vector<std::function<void()>>& works,
+                                          const TimingOptions& options) {
+  if (const std::string why = options.invalid(); !why.empty()) {
+    throw std::invalid_argument("timing: " + why);
+  }
+  CudaBackend gpu(options.flush_l2 && options.regime == Regime::kBurst);
+  return time_interleaved(works, options, gpu);
+}
+
+TimingStats time_gpu(const std::function<void()>& work, const TimingOptions& options) {
+  return time_interleaved({work}, options).front();
 }
 
 double tflops(double flops, double ms) {

@@ -1,39 +1,124 @@
 /// \file timing.hpp
-/// \brief Timing GPU work with CUDA events: warm-up, repetitions, median and spread.
+/// \brief Timing GPU work with CUDA events: interleaved, in two named regimes, with the clocks and
+/// the energy.
 ///
 /// Kernel launches return before the kernel runs, so a host clock around a launch measures
-/// nothing. time_gpu() records a CUDA event before and after each repetition on the stream,
-/// waits, and reads the time between them. The median is the figure to quote (robust to a stray
-/// slow run); the spread, (max - min) / median, says how much to trust a difference.
+/// nothing. The course times on the GPU's own clock, with CUDA events, and through one routine,
+/// time_interleaved(): it times one piece of work or several side by side, and every figure the
+/// course prints goes through it (time_gpu() is the case of one piece of work).
+///
+/// **Side by side means interleaved.** A large GEMM drives a GPU to its power cap within tens of
+/// milliseconds, and a throttled GPU runs every kernel slower. Timed "all of A, then all of B", B
+/// runs on a hotter, slower GPU than A did, and the comparison measures the order as much as the
+/// kernels. time_interleaved() alternates the pieces of work repetition by repetition in the order
+/// A B B A A B B A ... (interleaved_order()): each sees the same power and thermal state, and
+/// neither is always first.
+///
+/// **Two regimes, each named.** Regime::kBurst times short repetitions, each starting from a cold
+/// L2 and an idle GPU: the GPU stays near its boost clock, as for one GEMM in a program that does
+/// other things. Regime::kSustained runs each piece of work back to back in blocks of about
+/// TimingOptions::block_ms, the blocks interleaved, for TimingOptions::sustained_ms of GPU time
+/// each after a warm-up of as long: the power and thermal steady state a training job sees.
+///
+/// **Clocks and energy.** Each measurement also records, through NVML (common/power.hpp), the mean
+/// SM clock while the work ran, and in the sustained regime the energy per run and the power
+/// (NVML's energy counter ticks every 20–100 ms, too coarsely for one burst repetition). Where NVML
+/// is missing the fields stay empty and the program says so once.
 #pragma once
 
 #include <functional>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace course {
 
-/// How to time: warm-up runs (not timed: module load, clocks ramping up), timed repetitions,
-/// and whether to evict the L2 cache before each repetition (so small problems are not timed
-/// out of cache).
-struct TimingOptions {
-  int warmup = 2;
-  int reps = 10;
-  bool flush_l2 = false;
+/// How a measurement runs the work: see the file's description.
+enum class Regime {
+  kBurst,      ///< cold L2, an idle GPU before each repetition: near the boost clock
+  kSustained,  ///< back to back, about a second per piece of work: at the power cap
 };
 
-/// The timings of one piece of GPU work, in milliseconds.
+/// "burst" or "sustained": the name the records and the options use.
+const char* regime_name(Regime regime);
+/// The regime named `name`; std::invalid_argument for any other name.
+Regime parse_regime(const std::string& name);
+
+/// The order the pieces of work take turns in.
+enum class Order {
+  kInterleaved,  ///< A B B A A B B A ...: the course's method (interleaved_order())
+  /// All of A's repetitions, then all of B's: the unfair method, kept only to show what it does
+  /// (lesson 01's check of the method). Nothing the course records is timed this way.
+  kSequential,
+};
+
+/// How to time. The defaults are the burst regime with 10 repetitions.
+struct TimingOptions {
+  int warmup = 2;  ///< untimed runs of each piece of work first (module load, clocks ramping up)
+  int reps = 10;   ///< burst: timed repetitions of each piece of work
+  /// burst: evict the L2 before each repetition, so a small problem is not timed out of the cache
+  bool flush_l2 = false;
+  Regime regime = Regime::kBurst;
+  double sustained_ms = 1000;  ///< sustained: GPU time of each piece of work, timed (and warm-up)
+  double block_ms = 200;       ///< sustained: the length of one block of back-to-back runs
+  Order order = Order::kInterleaved;
+
+  /// Empty when the options can be used, else what is wrong ("reps must be at least 1").
+  std::string invalid() const;
+};
+
+/// The timings of one piece of GPU work, in milliseconds per run, with what NVML saw meanwhile.
 struct TimingStats {
-  int reps = 0;
+  int reps = 0;  ///< timed samples: repetitions (burst) or blocks (sustained)
   double median_ms = 0, min_ms = 0, max_ms = 0, mean_ms = 0, stddev_ms = 0;
+  Regime regime = Regime::kBurst;
+  std::optional<double> sm_clock_mhz;  ///< mean SM clock while it ran (NVML), when known
+  std::optional<double> power_w;       ///< mean board power while it ran (sustained), when known
+  std::optional<double> energy_j;      ///< energy per run, joules (sustained), when known
   /// (max - min) / median: 0.02 means the runs agree to 2%.
   double spread() const { return median_ms > 0 ? (max_ms - min_ms) / median_ms : 0.0; }
 };
 
-/// The statistics of a list of times (pure host code; what time_gpu() reports).
+/// The statistics of a list of times (pure host code; what time_interleaved() reports).
 TimingStats summarize_times(std::vector<double> times_ms);
 
-/// Runs `work` (which launches GPU work on the default stream) options.warmup times, then
-/// options.reps times between CUDA events, and returns the statistics of the timed runs.
+/// The order of an interleaved measurement of `works` pieces of work over `rounds` rounds: round r
+/// runs 0, 1, ..., works-1 when r is even and the reverse when r is odd (A B, B A, A B, ...), so
+/// that every piece is as often first as last and any two differ in count by at most one at every
+/// point. With Order::kSequential: all rounds of 0, then of 1, ...
+std::vector<int> interleaved_order(int works, int rounds, Order order = Order::kInterleaved);
+
+/// What time_interleaved() needs of a GPU: a seam, so that the schedule can be tested on the CPU
+/// with a clock of its own (tests/common/test_timing.cpp). The course's is the CUDA one.
+class TimingBackend {
+ public:
+  virtual ~TimingBackend() = default;
+  /// Marks the stream now; elapsed_ms() measures between two marks.
+  virtual int mark() = 0;
+  /// Waits until the stream reached mark `m`, sampling the SM clock meanwhile into `clock_mhz`.
+  virtual void wait(int m, std::vector<double>& clock_mhz) = 0;
+  /// Milliseconds of GPU time between two marks that have been waited for.
+  virtual double elapsed_ms(int from, int to) = 0;
+  /// Evicts the L2 (burst repetitions start cold).
+  virtual void flush_l2() = 0;
+  /// Leaves the GPU idle for `ms` (burst: between repetitions, so each starts near the boost).
+  virtual void idle_ms(double ms) = 0;
+  /// The board's energy counter in joules, when it can be read.
+  virtual std::optional<double> energy_j() = 0;
+};
+
+/// Times each of `works` (each launches GPU work on the default stream), interleaved, in the
+/// regime of `options`; returns one TimingStats per piece of work, in the order given. The one
+/// timing routine of the course: every lesson program, `make bench` and the graders' timing go
+/// through it. std::invalid_argument for options that TimingOptions::invalid() rejects.
+std::vector<TimingStats> time_interleaved(const std::vector<std::function<void()>>& works,
+                                          const TimingOptions& options = {});
+
+/// The same on a given backend (time_interleaved() passes the CUDA one).
+std::vector<TimingStats> time_interleaved(const std::vector<std::function<void()>>& works,
+                                          const TimingOptions& options, TimingBackend& backend);
+
+/// One piece of work timed alone: time_interleaved({work}, options)[0].
 TimingStats time_gpu(const std::function<void()>& work, const TimingOptions& options = {});
 
 /// TFLOP/s for `flops` floating-point operations in `ms` milliseconds.

@@ -5,10 +5,15 @@ For each GEMM lesson (its record says kind = "gemm") and each size or shape (--s
 lessons, --bf16-sizes for the bf16 ones, as the record's precision says; without them the record's
 [measure] bench list, else 1024, 2048, 4096 for FP32 and 4096, 8192 for bf16), runs the lesson
 program with `--size S --json` (or `--m --n --k` for a shape): the program checks every kernel
-against Eigen before timing it, times it and cuBLAS in the same process (warm-up, median of
-repetitions, cold L2), and prints one measurement line per kernel (common/report.hpp, read through
-common/tools/course/measurements.py). Lesson 01 runs first and measures the ceilings (copy
-bandwidth, cuBLAS SGEMM). Between runs the GPU rests a moment, against thermal drift.
+against Eigen before timing it, times it and cuBLAS in the same process, interleaved repetition by
+repetition (common/timing.hpp: warm-up, median, cold L2, the SM clock), and prints one measurement
+line per kernel (common/report.hpp, read through common/tools/course/measurements.py). That is the
+burst regime. Then the lesson's headline kernel runs again at each size in the sustained regime
+(`--regime sustained --headline-only`: about a second back to back of it and of cuBLAS, blocks
+interleaved, with the power and the energy per GEMM). Lesson 01 runs first: it measures the
+ceilings (copy bandwidth, cuBLAS SGEMM) and checks the method (`--method`: cuBLAS against itself,
+in both regimes and in both orders; an interleaved ratio outside the noise band is flagged here and
+in its line). Between runs the GPU rests a moment, against thermal drift.
 
 Writes book/data/<gpu>.jsonl: a first line describing the run ({"meta": true, "gpu", "sm_count",
 "sm_clock_mhz", "driver", "cuda", "date", "sizes", "bf16_sizes", "sizes_of", "dates_of": the day
@@ -22,7 +27,8 @@ of the other lessons already in the file are kept. Then, when it wrote to book/d
 --mine), it rewrites README.md's measured figures from it (book/readme.py, `make readme`).
 
   bench.py [--build DIR] [--sizes 1024,2048,4096] [--bf16-sizes 4096,8192,8192x7168x2048]
-           [--lessons 3,5] [--mine] [--rest 2] [--reps 10] [--out book/data]
+           [--lessons 3,5] [--mine] [--rest 2] [--reps 10] [--regimes burst,sustained]
+           [--sustained-ms 1000] [--out book/data]
 """
 
 import argparse
@@ -114,10 +120,22 @@ def main():
     ap.add_argument("--mine", action="store_true",
                     help="also bench your exercise builds, into OUT/mine/ (git ignores it)")
     ap.add_argument("--rest", type=float, default=2.0, help="seconds of rest between runs")
-    ap.add_argument("--reps", type=int, default=10)
+    ap.add_argument("--reps", type=int, default=10, help="burst repetitions of each kernel")
+    ap.add_argument("--regimes", default="burst,sustained",
+                    help="burst (every kernel), sustained (each headline kernel), or both")
+    ap.add_argument("--sustained-ms", type=int, default=1000,
+                    help="sustained: GPU time of each kernel and of cuBLAS, ms")
     ap.add_argument("--out", default=str(ROOT / "book" / "data"))
     args = ap.parse_args()
     build = Path(args.build).resolve()
+    regimes = [r.strip() for r in args.regimes.split(",") if r.strip()]
+    if not regimes or any(r not in measurements.REGIMES for r in regimes):
+        print(f"bench: --regimes takes burst, sustained or both, got '{args.regimes}'",
+              file=sys.stderr)
+        return 2
+    if args.reps < 1 or args.sustained_ms < 1:
+        print("bench: --reps and --sustained-ms need a positive whole number", file=sys.stderr)
+        return 2
     given = {}
     for precision, text, what in (("fp32", args.sizes, "--sizes"),
                                   ("bf16", args.bf16_sizes, "--bf16-sizes")):
@@ -135,11 +153,14 @@ def main():
         print(info, file=sys.stderr)
         return 3
 
-    # Lesson 01: the ceilings, and the description of the GPU.
-    rc, ceilings, out = run_json([str(build / "bin" / "lesson01_solution"), "--json"])
+    # Lesson 01: the ceilings, the description of the GPU, and the check of the method.
+    rc, ceilings, out = run_json([str(build / "bin" / "lesson01_solution"), "--json", "--method",
+                                  "--sustained-ms", str(args.sustained_ms)])
     if rc != 0 or not ceilings:
         print(f"bench: lesson 01 failed (exit {rc}):\n{out}", file=sys.stderr)
         return 1
+    method = [c for c in ceilings if c.get("what") == "method"]
+    ceilings = [c for c in ceilings if c.get("what") != "method"]
     first = ceilings[0]
     smi = tool_output(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"])
     nvcc = tool_output(["nvcc", "--version"])
@@ -154,6 +175,16 @@ def main():
     for c in ceilings:
         print(f"  ceiling {c.get('what')}: {c.get('value', 0):.1f} {c.get('unit')} "
               f"({c.get('pct_of_peak', 0):.1f}% of the datasheet peak)", flush=True)
+    flagged = 0
+    for m in method:
+        outside = m.get("order") == "interleaved" and not m.get("within_band")
+        flagged += outside
+        print(f"  method: cuBLAS {m['precision']} {m['size']}^3 against itself, {m['regime']}, "
+              f"{m['order']}: B / A = {m['b_pct_of_a']:.1f}%"
+              f"{'  OUTSIDE the noise band of ' + format(m['band_pct'], 'g') + '%' if outside else ''}",
+              flush=True)
+    meta["method"] = measurements.METHOD
+    meta["method_flags"] = flagged
 
     lessons = [l for l in records.lessons()
                if l.kind == "gemm" and (not wanted or l.num in wanted)]
@@ -161,8 +192,9 @@ def main():
     # The day each lesson's lines were measured: today for these (and lesson 01's ceilings).
     meta["dates_of"] = {num: meta["date"] for num in ["01"] + [l.num for l in lessons]}
     builds = ["solution"] + (["mine"] if args.mine else [])
-    runs = [(l, s, b) for l in lessons for s in sizes_of(l) for b in builds]
-    stored, failed = [dict(c, size=None, build="solution") for c in ceilings], 0
+    runs = [(l, s, b, r) for l in lessons for r in regimes for s in sizes_of(l) for b in builds]
+    stored = [dict(c, size=None, build="solution") for c in ceilings + method]
+    failed = 0
     rows = []
     out_dir = Path(args.out)
     # Your kernels go to a file of yours, never to the committed one of the reference solutions.
@@ -196,12 +228,16 @@ def main():
             for r in stored + kept:
                 f.write(json.dumps(r) + "\n")
 
-    for i, (lesson, size, which) in enumerate(runs, 1):
+    for i, (lesson, size, which, regime) in enumerate(runs, 1):
         exe = build / "bin" / (f"lesson{lesson.num}" + ("_solution" if which == "solution" else ""))
         print(f"[{i}/{len(runs)}] lesson {lesson.num} ({which}) at "
-              f"{size if 'x' in size else size + '^3'} ...", flush=True)
+              f"{size if 'x' in size else size + '^3'}, {regime} ...", flush=True)
         t0 = time.time()
-        rc, lines, out = run_json([str(exe), *size_args(size), "--json", "--reps", str(args.reps)])
+        # Sustained: the headline alone (its check ran in the burst run of the same build).
+        extra = (["--regime", "sustained", "--sustained-ms", str(args.sustained_ms),
+                  "--headline-only"] if regime == "sustained" else [])
+        rc, lines, out = run_json([str(exe), *size_args(size), "--json", "--reps", str(args.reps),
+                                   *extra])
         if rc != 0:
             failed += 1
             print(f"    FAILED (exit {rc}):\n{out}", flush=True)
@@ -211,10 +247,15 @@ def main():
                 continue
             stored.append(dict(j, size=size_value(size), shape=shape_value(size), build=which))
             if measurements.is_gemm(j):
-                rows.append((lesson.num, j["kernel"], which, size, j))
+                rows.append((lesson.num, j["kernel"], which, regime, size, j))
+                mhz = j.get("sm_clock_mhz")
+                joules = j.get("energy_j")
                 print(f"    {j['kernel']:<34} {j['ms']:9.3f} ms {j['tflops']:7.2f} TFLOP/s "
                       f"{j['pct_of_cublas']:6.1f}% of cuBLAS  spread {100 * j.get('spread', 0):.1f}%"
-                      f"{'' if j.get('passed', True) else '  CHECK FAILED'}", flush=True)
+                      f"{f'  {mhz:.0f} MHz' if mhz else ''}"
+                      f"{f'  {joules:.3f} J/GEMM' if joules else ''}"
+                      f"{'' if j.get('passed', True) or regime == 'sustained' else '  CHECK FAILED'}",
+                      flush=True)
         print(f"    ({time.time() - t0:.0f} s)", flush=True)
         write()
         if i < len(runs):
@@ -224,19 +265,22 @@ def main():
     # The summary: % of cuBLAS per kernel and size.
     print(f"\n% of cuBLAS on {meta['gpu']} (TFLOP/s in brackets), written to {rel(path)}")
     keys = []
-    for lesson, kernel, which, _, _ in rows:
-        if (lesson, kernel, which) not in keys:
-            keys.append((lesson, kernel, which))
+    for lesson, kernel, which, regime, _, _ in rows:
+        if (lesson, kernel, which, regime) not in keys:
+            keys.append((lesson, kernel, which, regime))
     all_sizes = sorted({s for l in lessons for s in sizes_of(l)}, key=volume)
-    head = f"{'lesson':<7}{'kernel':<36}" + "".join(f"{s:>20}" for s in all_sizes)
+    head = f"{'lesson':<7}{'kernel':<36}{'regime':<10}" + "".join(f"{s:>20}" for s in all_sizes)
     print(head + "\n" + "-" * len(head))
-    for lesson, kernel, which in keys:
+    for lesson, kernel, which, regime in keys:
         cells = []
         for s in all_sizes:
-            j = next((r[4] for r in rows if r[:4] == (lesson, kernel, which, s)), None)
+            j = next((r[5] for r in rows if r[:5] == (lesson, kernel, which, regime, s)), None)
             cells.append(f"{j['pct_of_cublas']:.1f}% ({j['tflops']:.2f})" if j else "-")
         label = kernel + (" [mine]" if which == "mine" else "")
-        print(f"{lesson:<7}{label:<36}" + "".join(f"{c:>20}" for c in cells))
+        print(f"{lesson:<7}{label:<36}{regime:<10}" + "".join(f"{c:>20}" for c in cells))
+    if flagged:
+        print(f"\nthe method: {flagged} interleaved cuBLAS-against-cuBLAS figure(s) outside the "
+              f"noise band (see lesson 01's lines above): read small differences with care")
 
     if not args.mine and out_dir.resolve() == (ROOT / "book" / "data").resolve():
         try:

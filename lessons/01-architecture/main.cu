@@ -2,6 +2,7 @@
 // follows from it (peak FP32 rate, peak bandwidth, ridge point), then measures a device-to-device
 // copy and a cuBLAS SGEMM against those peaks. Without a GPU it shows three reference devices.
 #include "architecture.hpp"
+#include "method.hpp"
 #include "reference_devices.hpp"
 #include "tables.hpp"
 
@@ -82,6 +83,9 @@ int main(int argc, char** argv) {
   cli.number("copy-mb", 1024, "MiB copied device to device for the bandwidth measurement")
       .number("size", 4096, "M = N = K of the cuBLAS SGEMM")
       .number("reps", 10, "timed repetitions of each measurement")
+      .flag("method", "also check the timing method: cuBLAS against itself, interleaved and "
+                      "not, burst and sustained, at the headline sizes (what make bench runs)")
+      .number("sustained-ms", 1000, "--method: GPU time of each GEMM in the sustained regime, ms")
       .flag("json", "also print one JSON line per measurement");
   cli.parse(argc, argv);
   if (cli.get("size") > kMaxSize || cli.get("copy-mb") > kMaxCopyMb || cli.get("reps") > kMaxReps) {
@@ -185,6 +189,10 @@ int main(int argc, char** argv) {
       }
     }
     //! [report]
+    if (cli.on("method")) {
+      lesson01::check_the_method(info, static_cast<double>(cli.get("sustained-ms")),
+                                 cli.on("json"));
+    }
     return static_cast<int>(course::kExitOk);
   });
 }

@@ -221,14 +221,24 @@ TEST_CASE("the measurement lines carry their schema, and the fields in their dec
   m.checked = m.passed = m.headline = true;
   m.gpu = "G";
   CHECK(m.json().str() ==
-        R"({"schema": "course.measurement/1", "lesson": "03", "kernel": "naive_sgemm", )"
+        R"({"schema": "course.measurement/2", "lesson": "03", "kernel": "naive_sgemm", )"
         R"("M": 4096, "N": 2048, "K": 1024, "ms": 2.5, "spread": 0.01, "tflops": 6.9, )"
         R"("cublas_ms": 0.05, "cublas_tflops": 340, "pct_of_cublas": 2, "checked": true, )"
-        R"("passed": true, "headline": true, "gpu": "G", "precision": "fp32"})");
-  m.intensity = 0.25;  // stated: the line says it, last
-  CHECK(m.json().str().find(R"("precision": "fp32", "intensity": 0.25})") != std::string::npos);
+        R"("passed": true, "headline": true, "gpu": "G", "precision": "fp32", )"
+        R"("regime": "burst", "samples": 0, "kernel_first": false, "sm_clock_mhz": null, )"
+        R"("cublas_sm_clock_mhz": null, "power_w": null, "cublas_power_w": null, )"
+        R"("energy_j": null, "cublas_energy_j": null})");
+  m.intensity = 0.25;  // stated: the line says it, after the precision
+  CHECK(m.json().str().find(R"("precision": "fp32", "intensity": 0.25, "regime")") !=
+        std::string::npos);
+  m.regime = "sustained";  // what NVML saw: numbers where known
+  m.sm_clock_mhz = 1755;
+  m.energy_j = 0.5;
+  CHECK(m.json().str().find(R"("regime": "sustained", )") != std::string::npos);
+  CHECK(m.json().str().find(R"("sm_clock_mhz": 1755, )") != std::string::npos);
+  CHECK(m.json().str().find(R"("energy_j": 0.5, "cublas_energy_j": null})") != std::string::npos);
   CHECK(course::measurement_line("06", "occupancy").add("blocks_per_sm", 4).str() ==
-        R"({"schema": "course.measurement/1", "lesson": "06", "what": "occupancy", )"
+        R"({"schema": "course.measurement/2", "lesson": "06", "what": "occupancy", )"
         R"("blocks_per_sm": 4})");
 }
 

@@ -1,12 +1,18 @@
 """The measurement lines the lesson programs print with --json, read in one place.
 
 Their one declaration is common/report.hpp (GemmMeasurement, measurement_line()): every line
-carries "schema": "course.measurement/1" and is either
+carries "schema": "course.measurement/2" and is either
 
 - a GEMM kernel, checked and timed next to cuBLAS (no "what" key): the GEMM_FIELDS below, and
   "intensity" (FLOP per byte the kernel loads by design) when the lesson states it; or
 - a lesson's own measurement, with "lesson" and "what" (lesson 01's "copy_bandwidth" and
   "cublas_sgemm" ceilings, lesson 06's "occupancy", a "sweep" row, ...) and fields of its own.
+
+A GEMM line of version 2 names its regime ("burst" or "sustained", common/timing.hpp), whether the
+kernel took the first turn of the interleaving, and what NVML saw (the SM clock, and sustained the
+power and the energy per GEMM; null where unknown). Version 1 lines (the H100 data of
+2026-11-21..24) are still read: they were timed in burst, all of cuBLAS's repetitions first, then
+all of the kernel's (METHOD_V1); regime() and method() say so.
 
 `make bench` adds "size" and "build" to each line it stores in book/data/, and writes a first line
 {"meta": true, ...} describing the run; both are kept as they are. `make grade`, `make bench` and
@@ -15,7 +21,11 @@ the book (book/bookdata.py) read the lines through this module, which checks the
 
 import json
 
-SCHEMA = "course.measurement/1"
+SCHEMA = "course.measurement/2"
+SCHEMA_V1 = "course.measurement/1"
+REGIMES = ("burst", "sustained")
+METHOD = "interleaved"
+METHOD_V1 = "sequential (all of cuBLAS's repetitions, then all of the kernel's)"
 _NUM = (int, float)
 GEMM_FIELDS = {
     "lesson": str, "kernel": str, "M": int, "N": int, "K": int, "ms": _NUM, "spread": _NUM,
@@ -23,6 +33,10 @@ GEMM_FIELDS = {
     "checked": bool, "passed": bool, "headline": bool, "gpu": str, "precision": str,
 }
 OPTIONAL_GEMM_FIELDS = {"intensity": _NUM}
+# Version 2's GEMM fields besides version 1's; the readings are null where NVML was not there.
+GEMM_FIELDS_V2 = {"regime": str, "samples": int, "kernel_first": bool, "sm_clock_mhz": _NUM,
+                  "cublas_sm_clock_mhz": _NUM, "power_w": _NUM, "cublas_power_w": _NUM,
+                  "energy_j": _NUM, "cublas_energy_j": _NUM}
 PRECISIONS = ("fp32", "bf16")
 
 
@@ -44,7 +58,7 @@ def check(line):
         raise SchemaError("a measurement line is a JSON object")
     if line.get("meta") is True:
         return line
-    if line.get("schema") != SCHEMA:
+    if line.get("schema") not in (SCHEMA, SCHEMA_V1):
         raise SchemaError(f"the line's schema is {line.get('schema')!r}, not {SCHEMA!r} (a "
                           f"program or a data file older than the schema: run it again)")
     if "what" in line:
@@ -52,7 +66,8 @@ def check(line):
             if not isinstance(line.get(key), str):
                 raise SchemaError(f"a measurement with 'what' needs '{key}' as a string")
         return line
-    for key, want in GEMM_FIELDS.items():
+    required = dict(GEMM_FIELDS, **(GEMM_FIELDS_V2 if line["schema"] == SCHEMA else {}))
+    for key, want in required.items():
         if key not in line:
             raise SchemaError(f"the GEMM line of {line.get('kernel', '?')!r} lacks '{key}'")
         if not _type_ok(line[key], want):
@@ -64,7 +79,19 @@ def check(line):
                               f"{line[key]!r}")
     if line["precision"] not in PRECISIONS:
         raise SchemaError(f"the GEMM line of {line['kernel']!r}: precision {line['precision']!r}")
+    if regime(line) not in REGIMES:
+        raise SchemaError(f"the GEMM line of {line['kernel']!r}: regime {line['regime']!r}")
     return line
+
+
+def regime(line):
+    """"burst" or "sustained": the regime a line was timed in (version 1 lines: burst)."""
+    return line.get("regime", "burst")
+
+
+def method(line):
+    """How a line's kernel and cuBLAS took turns: METHOD, or METHOD_V1 for a version 1 line."""
+    return METHOD if line.get("schema") == SCHEMA else METHOD_V1
 
 
 def is_gemm(line):

@@ -1,0 +1,205 @@
+// Tests of common/timing on the CPU: the interleaved order, the schedule of both regimes on a
+// simulated GPU that slows down as it heats (as a GPU at its power cap does), the summary
+// arithmetic, and the options a program refuses.
+#include "catch_compat.hpp"
+
+#include "common/cli.hpp"
+#include "common/gemm_driver.hpp"
+#include "common/timing.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+// A GPU on a clock of its own. Work runs when launched (the simulation needs no queue); each run
+// takes its base time stretched by the heat, and the heat rises with work and falls while idle,
+// so that whatever runs later in a long stretch of work runs slower.
+class SimulatedGpu final : public course::TimingBackend {
+ public:
+  double now_ms = 0, heat = 0, energy = 0;
+  double heating_per_ms = 0;  // heat gained per ms of work (0: a GPU that never throttles)
+  double max_heat = 1;        // the cap: a throttled GPU runs at half speed
+  double watts = 500;
+  std::vector<double> marks;
+  std::vector<int> log;  // which work ran, in order
+  int flushes = 0;
+
+  void run(int which, double base_ms) {
+    const double ms = base_ms * (1.0 + heat);
+    now_ms += ms;
+    energy += watts * ms * 1e-3;
+    heat = std::min(max_heat, heat + heating_per_ms * ms);
+    log.push_back(which);
+  }
+  int mark() override {
+    marks.push_back(now_ms);
+    return static_cast<int>(marks.size()) - 1;
+  }
+  void wait(int, std::vector<double>& clock_mhz) override {
+    clock_mhz.push_back(1980.0 / (1.0 + heat));
+  }
+  double elapsed_ms(int from, int to) override { return marks[to] - marks[from]; }
+  void flush_l2() override { ++flushes; }
+  void idle_ms(double ms) override {
+    now_ms += ms;
+    heat *= std::exp(-ms / 50.0);
+  }
+  std::optional<double> energy_j() override { return energy; }
+};
+
+// Two identical kernels, "A" (0) and "B" (1), of `base_ms` each.
+std::vector<std::function<void()>> twins(SimulatedGpu& gpu, double base_ms) {
+  return {[&gpu, base_ms] { gpu.run(0, base_ms); }, [&gpu, base_ms] { gpu.run(1, base_ms); }};
+}
+
+// The longest stretch of one work in a row, in the timed part of a log (after `skip` runs).
+int longest_run(const std::vector<int>& log, std::size_t skip) {
+  int best = 0, run = 0, last = -1;
+  for (std::size_t i = skip; i < log.size(); ++i) {
+    run = log[i] == last ? run + 1 : 1;
+    last = log[i];
+    best = std::max(best, run);
+  }
+  return best;
+}
+
+}  // namespace
+
+TEST_CASE("interleaved_order: A B B A, every work as often first as last", "[cpu][timing]") {
+  CHECK(course::interleaved_order(2, 4) == std::vector<int>{0, 1, 1, 0, 0, 1, 1, 0});
+  CHECK(course::interleaved_order(3, 2) == std::vector<int>{0, 1, 2, 2, 1, 0});
+  CHECK(course::interleaved_order(1, 3) == std::vector<int>{0, 0, 0});
+  for (int works : {2, 3, 5}) {
+    const std::vector<int> order = course::interleaved_order(works, 10);
+    REQUIRE(order.size() == static_cast<std::size_t>(works * 10));
+    // At every point, no work is more than one turn ahead of another.
+    std::vector<int> count(works, 0);
+    for (int k : order) {
+      ++count[k];
+      const auto [lo, hi] = std::minmax_element(count.begin(), count.end());
+      CHECK(*hi - *lo <= 1);
+    }
+  }
+  // The unfair order is there only to be shown, and is what it says.
+  CHECK(course::interleaved_order(2, 3, course::Order::kSequential) ==
+        std::vector<int>{0, 0, 0, 1, 1, 1});
+  CHECK_THROWS_AS(course::interleaved_order(0, 3), std::invalid_argument);
+}
+
+TEST_CASE("burst: the works take turns, each repetition after an L2 flush and a rest",
+          "[cpu][timing]") {
+  SimulatedGpu gpu;
+  course::TimingOptions o;
+  o.warmup = 1;
+  o.reps = 6;
+  o.flush_l2 = true;
+  const auto stats = course::time_interleaved(twins(gpu, 2.0), o, gpu);
+  REQUIRE(stats.size() == 2);
+  // Warm-up A B, then A B B A A B B A B A A B: never three of one in a row, as often each.
+  const std::vector<int> timed(gpu.log.begin() + 2, gpu.log.end());
+  CHECK(timed == course::interleaved_order(2, 6));
+  CHECK(longest_run(gpu.log, 2) <= 2);
+  CHECK(gpu.flushes == 12);
+  for (const course::TimingStats& s : stats) {
+    CHECK(s.regime == course::Regime::kBurst);
+    CHECK(s.reps == 6);
+    CHECK(s.median_ms == Approx(2.0));
+    CHECK(s.sm_clock_mhz.has_value());
+    CHECK_FALSE(s.energy_j.has_value());  // the energy counter is too coarse for a burst
+  }
+}
+
+TEST_CASE("interleaved, twins on a GPU that heats up measure alike; one after the other do not",
+          "[cpu][timing]") {
+  // Heavy heating that the rests between burst repetitions only partly undo: what a large GEMM
+  // does to a GPU near its power cap.
+  auto ratio = [](course::Order order, course::Regime regime) {
+    SimulatedGpu gpu;
+    gpu.heating_per_ms = 0.01;
+    course::TimingOptions o;
+    o.warmup = 0;
+    o.reps = 30;
+    o.regime = regime;
+    o.sustained_ms = 200;
+    o.block_ms = 20;
+    o.order = order;
+    const auto stats = course::time_interleaved(twins(gpu, 1.0), o, gpu);
+    return stats[0].median_ms / stats[1].median_ms;  // B's speed relative to A's
+  };
+  // The course's method: the same kernel twice is the same speed, within 1%, in both regimes.
+  CHECK(std::fabs(ratio(course::Order::kInterleaved, course::Regime::kBurst) - 1.0) < 0.01);
+  CHECK(std::fabs(ratio(course::Order::kInterleaved, course::Regime::kSustained) - 1.0) < 0.01);
+  // "All of A, then all of B" makes the second slower: the bias the method is there to remove.
+  // (Sustained, both reach the cap during the warm-up, and the order shows less.)
+  CHECK(ratio(course::Order::kSequential, course::Regime::kBurst) < 0.97);
+  // The default order is the interleaved one: a routine that reverts to "all of A, then all of B"
+  // fails here.
+  SimulatedGpu gpu;
+  course::TimingOptions o;
+  o.warmup = 0;
+  o.reps = 8;
+  course::time_interleaved(twins(gpu, 1.0), o, gpu);
+  CHECK(longest_run(gpu.log, 0) <= 2);
+}
+
+TEST_CASE("sustained: blocks of back-to-back runs, interleaved, a second of work each",
+          "[cpu][timing]") {
+  SimulatedGpu gpu;
+  course::TimingOptions o;
+  o.warmup = 0;
+  o.regime = course::Regime::kSustained;
+  o.sustained_ms = 1000;
+  o.block_ms = 100;
+  std::vector<std::function<void()>> works = {[&] { gpu.run(0, 4.0); },
+                                              [&] { gpu.run(1, 10.0); }};
+  const auto stats = course::time_interleaved(works, o, gpu);
+  // One calibration run of each, then a warm-up of 5 rounds, then 10 timed rounds of blocks of
+  // 25 runs (A) and 10 runs (B).
+  CHECK(std::count(gpu.log.begin(), gpu.log.end(), 0) == 1 + 5 * 25 + 10 * 25);
+  CHECK(std::count(gpu.log.begin(), gpu.log.end(), 1) == 1 + 5 * 10 + 10 * 10);
+  CHECK(longest_run(gpu.log, 0) == 2 * 25);  // a block of A, then A's block of the next round
+  CHECK(stats[0].reps == 10);
+  CHECK(stats[0].median_ms == Approx(4.0));
+  CHECK(stats[1].median_ms == Approx(10.0));
+  for (const course::TimingStats& s : stats) {
+    CHECK(s.regime == course::Regime::kSustained);
+    REQUIRE(s.power_w.has_value());
+    CHECK(*s.power_w == Approx(500.0));
+  }
+  REQUIRE(stats[1].energy_j.has_value());
+  CHECK(*stats[1].energy_j == Approx(500.0 * 10e-3));  // 500 W for 10 ms: 5 J per run
+}
+
+TEST_CASE("timing options a program refuses, with the reason", "[cpu][timing]") {
+  SimulatedGpu gpu;
+  course::TimingOptions o;
+  o.reps = 0;
+  CHECK(o.invalid() == "reps must be at least 1");
+  CHECK_THROWS_AS(course::time_interleaved(twins(gpu, 1.0), o, gpu), std::invalid_argument);
+  o = {};
+  o.regime = course::Regime::kSustained;
+  o.sustained_ms = 0;
+  CHECK(o.invalid() == "the sustained time must be more than 0 ms");
+  CHECK(course::parse_regime("sustained") == course::Regime::kSustained);
+  CHECK_THROWS_AS(course::parse_regime("warm"), std::invalid_argument);
+  CHECK(std::string(course::regime_name(course::Regime::kBurst)) == "burst");
+
+  // What a lesson program says (and then exits 2, Cli::parse) to each of them.
+  auto error_of = [](std::vector<const char*> args) {
+    course::Cli cli("lessonNN", "test");
+    course::add_gemm_options(cli);
+    args.insert(args.begin(), "lessonNN");
+    return cli.try_parse(static_cast<int>(args.size()), args.data());
+  };
+  CHECK(error_of({"--regime", "warm"}) == "--regime is burst or sustained, got 'warm'");
+  CHECK(error_of({"--reps", "0"}) == "--reps needs a positive whole number, got '0'");
+  CHECK(error_of({"--sustained-ms", "0"}) ==
+        "--sustained-ms needs a positive whole number, got '0'");
+  CHECK(error_of({"--regime=sustained", "--sustained-ms", "500", "--kernel-first"}).empty());
+}
