@@ -143,7 +143,9 @@ def ceilings_block(gpus):
                  else "after it")
         text += (" cuBLAS SGEMM is timed again next to every kernel of lessons 03 to 09, in the same "
                  f"process, {turns}, and is the 100% of their \"% of cuBLAS\": "
-                 f"{min(beside):.1f} to {max(beside):.1f} TFLOP/s at 4096³ in `book/data/` "
+                 + (f"{min(beside):.1f}" if f"{min(beside):.1f}" == f"{max(beside):.1f}" else
+                    f"{min(beside):.1f} to {max(beside):.1f}")
+                 + " TFLOP/s at 4096³ in `book/data/` "
                  "(burst).")
     return wrap(text)
 
@@ -204,11 +206,13 @@ def blocks(data):
 
 
 def files(readme, data):
-    """[(path, its generated blocks)]: README.md, then the chapters that quote the data."""
+    """[(path, its generated blocks)]: README.md, then the chapters that quote the data, found
+    beside it (a README.md elsewhere, a test's, has no chapters beside it: only itself)."""
     gpus = bookdata.load(data)
     out = [(readme, {name: make(gpus) for name, make in GENERATORS.items()})]
     for rel, gens in CHAPTER_GENERATORS.items():
-        out.append((ROOT / rel, {name: make(gpus) for name, make in gens.items()}))
+        if (readme.parent / rel).is_file():
+            out.append((readme.parent / rel, {name: make(gpus) for name, make in gens.items()}))
     return out
 
 
