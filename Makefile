@@ -43,6 +43,7 @@ help:
 	@echo "  make setup                               install the missing system packages"
 	@echo "  make list                                the lessons"
 	@echo "  make bench [MINE=1] [SIZES=1024,2048]     every kernel of every lesson against cuBLAS -> book/data/, README.md"
+	@echo "       [REGIMES=burst,sustained]          (interleaved; burst for every kernel, sustained for the headlines)"
 	@echo "  make profile-N [MINE=1] [SIZE=2048]      Nsight Compute: the metrics lesson N's optimization moves"
 	@echo "  make sanitize-N [MINE=1]                 compute-sanitizer memcheck + racecheck at a ragged size"
 	@echo "  make sass-N [MINE=1]                     what the compiler made of lesson N's kernels"
@@ -127,7 +128,8 @@ MEASURE := $(PYTHON) common/tools/measure.py
 
 bench: configure
 	@$(COURSE) build $(BUILD_OPTS) && $(PYTHON) common/tools/bench.py --build $(BUILD) $(if $(MINE),--mine) $(if $(SIZES),--sizes $(SIZES)) \
-	  $(if $(BF16_SIZES),--bf16-sizes $(BF16_SIZES)) $(if $(LESSONS),--lessons $(LESSONS))
+	  $(if $(BF16_SIZES),--bf16-sizes $(BF16_SIZES)) $(if $(LESSONS),--lessons $(LESSONS)) \
+	  $(if $(REGIMES),--regimes $(REGIMES)) $(if $(SUSTAINED_MS),--sustained-ms $(SUSTAINED_MS))
 
 profile-% sanitize-% sass-%: what = $(firstword $(subst -, ,$@))
 profile-% sanitize-% sass-%:

@@ -2,15 +2,18 @@
 
 Each book/data/*.jsonl file holds the measurement lines the lesson programs print with --json on
 one GPU, as `make bench` stores them. Their one declaration is common/report.hpp (GemmMeasurement
-and measurement_line(), schema "course.measurement/1"), and they are read here through the one
-reader, common/tools/course/measurements.py, which checks the schema of every line. What matters
-here:
+and measurement_line(), schema "course.measurement/2"; the H100's file of 2026-11-21..24 is of
+version 1), and they are read here through the one reader, common/tools/course/measurements.py,
+which checks the schema of every line. What matters here:
 
 - lesson 01's ceilings, "what": "copy_bandwidth" | "cublas_sgemm", with "value", "unit", "peak",
   "pct_of_peak", "gpu": the measured copy bandwidth and cuBLAS SGEMM rate, with the datasheet
   peaks they are compared to;
+- lesson 01's check of the method, "what": "method" (cuBLAS against itself, `lesson01 --method`);
 - GEMM kernels, one line each (no "what" key): the fields of GemmMeasurement, "intensity" (the
-  kernel's own arithmetic intensity, FLOP per byte) when the lesson states it;
+  kernel's own arithmetic intensity, FLOP per byte) when the lesson states it, and the regime:
+  every kernel in "burst", each headline kernel also in "sustained" (GpuData.sustained()); every
+  view below is of the burst lines;
 - a lesson's own measurements, with a "what" key (lesson 06's "occupancy", "occupancy_sweep" and
   "wave_quantization"): charted by charts.py when it knows the kind, in that lesson's chapter;
   the other kinds (lesson 02's "launch" lines, say) are kept but not charted;
@@ -19,8 +22,9 @@ here:
   and "build" to every line: "solution" (the reference solution) or "mine" (the learner's
   exercise).
 
-book/data/*.jsonl are the committed files, the reference solutions on the course's GPUs (the H100
-is the reference GPU of the targets; any number of others may sit beside it). book/data/mine/*.jsonl
+book/data/*.jsonl are the committed files, the reference solutions on the course's GPUs (the H200
+is the reference GPU of the targets, the H100's file the record of its day; any number of others
+may sit beside them). book/data/mine/*.jsonl
 are the learner's own: `make bench MINE=1` writes them there, one per GPU, never committed, with the
 learner's kernels ("build": "mine") and the reference solution timed in the same run.
 
