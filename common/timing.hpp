@@ -101,6 +101,10 @@ class TimingBackend {
   virtual double elapsed_ms(int from, int to) = 0;
   /// Evicts the L2 (burst repetitions start cold).
   virtual void flush_l2() = 0;
+  /// Keeps the GPU busy for longer than the host takes to launch the next work (a few tens of
+  /// microseconds), so that a burst repetition starts the moment its start mark is reached: an
+  /// idle GPU would otherwise time the host's launch too.
+  virtual void cover_launch() = 0;
   /// Leaves the GPU idle for `ms` (burst: between repetitions, so each starts near the boost).
   virtual void idle_ms(double ms) = 0;
   /// The board's energy counter in joules, when it can be read.

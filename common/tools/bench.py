@@ -216,6 +216,8 @@ def main():
                 for num in {l.num for l in records.lessons()} - wanted:
                     if dates.get(num) or old.get("date"):
                         meta["dates_of"].setdefault(num, dates.get(num) or old.get("date"))
+                    if num in (old.get("sizes_of") or {}):
+                        meta["sizes_of"].setdefault(num, old["sizes_of"][num])
                 continue
             if old.get("lesson") in (None, "01") or old["lesson"] in wanted:
                 continue

@@ -28,7 +28,7 @@ class SimulatedGpu final : public course::TimingBackend {
   double watts = 500;
   std::vector<double> marks;
   std::vector<int> log;  // which work ran, in order
-  int flushes = 0;
+  int flushes = 0, covers = 0;
 
   void run(int which, double base_ms) {
     const double ms = base_ms * (1.0 + heat);
@@ -46,6 +46,7 @@ class SimulatedGpu final : public course::TimingBackend {
   }
   double elapsed_ms(int from, int to) override { return marks[to] - marks[from]; }
   void flush_l2() override { ++flushes; }
+  void cover_launch() override { ++covers; }
   void idle_ms(double ms) override {
     now_ms += ms;
     heat *= std::exp(-ms / 50.0);
@@ -97,7 +98,7 @@ TEST_CASE("interleaved_order: A B B A, every work as often first as last", "[cpu
   CHECK_THROWS_AS(course::interleaved_order(0, 3), std::invalid_argument);
 }
 
-TEST_CASE("burst: the works take turns, each repetition after an L2 flush and a rest",
+TEST_CASE("burst: the works take turns, each repetition after an L2 flush, a cover and a rest",
           "[cpu][timing]") {
   SimulatedGpu gpu;
   course::TimingOptions o;
@@ -111,6 +112,7 @@ TEST_CASE("burst: the works take turns, each repetition after an L2 flush and a 
   CHECK(timed == course::interleaved_order(2, 6));
   CHECK(longest_run(gpu.log, 2) <= 2);
   CHECK(gpu.flushes == 12);
+  CHECK(gpu.covers == 12);  // the GPU is busy when each repetition's start is marked
   for (const course::TimingStats& s : stats) {
     CHECK(s.regime == course::Regime::kBurst);
     CHECK(s.reps == 6);
