@@ -244,8 +244,10 @@ def main():
             failed += 1
             print(f"    FAILED (exit {rc}):\n{out}", flush=True)
         for j in lines:
-            # A lesson's own measurements ("what" lines) are kept from its largest size only.
-            if not measurements.is_gemm(j) and volume(size) != max(map(volume, sizes_of(lesson))):
+            # A lesson's own measurements ("what" lines) are kept from its largest size only, and
+            # from the burst run (a sustained run times the headline alone).
+            if not measurements.is_gemm(j) and (
+                    regime == "sustained" or volume(size) != max(map(volume, sizes_of(lesson)))):
                 continue
             stored.append(dict(j, size=size_value(size), shape=shape_value(size), build=which))
             if measurements.is_gemm(j):

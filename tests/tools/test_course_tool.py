@@ -489,7 +489,9 @@ class Measurements(unittest.TestCase):
     GEMM = {"schema": measurements.SCHEMA, "lesson": "03", "kernel": "naive_sgemm", "M": 64,
             "N": 64, "K": 64, "ms": 1.0, "spread": 0.01, "tflops": 0.5, "cublas_ms": 0.01,
             "cublas_tflops": 50.0, "pct_of_cublas": 1.0, "checked": True, "passed": True,
-            "headline": True, "gpu": "g", "precision": "fp32"}
+            "headline": True, "gpu": "g", "precision": "fp32", "regime": "burst", "samples": 10,
+            "kernel_first": False, "sm_clock_mhz": 1980, "cublas_sm_clock_mhz": 1980,
+            "power_w": None, "cublas_power_w": None, "energy_j": None, "cublas_energy_j": None}
 
     def test_gemm_and_what_lines(self):
         self.assertTrue(measurements.is_gemm(measurements.check(dict(self.GEMM))))
@@ -500,13 +502,29 @@ class Measurements(unittest.TestCase):
 
     def test_the_line_the_cpp_declaration_writes(self):
         # What tests/common/test_cli_report.cpp checks GemmMeasurement::json() writes.
-        line = ('{"schema": "course.measurement/1", "lesson": "03", "kernel": "naive_sgemm", '
+        line = ('{"schema": "course.measurement/2", "lesson": "03", "kernel": "naive_sgemm", '
                 '"M": 4096, "N": 2048, "K": 1024, "ms": 2.5, "spread": 0.01, "tflops": 6.9, '
                 '"cublas_ms": 0.05, "cublas_tflops": 340, "pct_of_cublas": 2, "checked": true, '
                 '"passed": true, "headline": true, "gpu": "G", "precision": "fp32", '
-                '"intensity": 0.25}')
+                '"intensity": 0.25, "regime": "burst", "samples": 0, "kernel_first": false, '
+                '"sm_clock_mhz": null, "cublas_sm_clock_mhz": null, "power_w": null, '
+                '"cublas_power_w": null, "energy_j": null, "cublas_energy_j": null}')
         parsed = measurements.parse_line(line)
-        self.assertEqual(set(parsed) - {"schema", "intensity"}, set(measurements.GEMM_FIELDS))
+        self.assertEqual(set(parsed) - {"schema", "intensity"},
+                         set(measurements.GEMM_FIELDS) | set(measurements.GEMM_FIELDS_V2))
+        self.assertEqual(measurements.method(parsed), measurements.METHOD)
+
+    def test_version_1_lines_are_the_old_method_in_burst(self):
+        old = dict({k: v for k, v in self.GEMM.items() if k not in measurements.GEMM_FIELDS_V2},
+                   schema=measurements.SCHEMA_V1)
+        self.assertTrue(measurements.is_gemm(measurements.check(old)))
+        self.assertEqual(measurements.regime(old), "burst")
+        self.assertEqual(measurements.method(old), measurements.METHOD_V1)
+        # Version 2 names its regime, and only the two there are.
+        for bad in ({k: v for k, v in self.GEMM.items() if k != "regime"},
+                    dict(self.GEMM, regime="warm")):
+            with self.assertRaises(measurements.SchemaError):
+                measurements.check(bad)
 
     def test_the_schema_is_checked(self):
         for bad in (dict(self.GEMM, schema=None), {k: v for k, v in self.GEMM.items() if k != "ms"},
@@ -540,7 +558,8 @@ class Bench(unittest.TestCase):
         tmp = Path(tempfile.mkdtemp(prefix="bench-test-"))
         self.addCleanup(shutil.rmtree, tmp, True)
         write(tmp / "bin" / "lesson01_solution",
-              "#!/bin/sh\necho '{\"schema\": \"course.measurement/1\", \"lesson\": \"01\", "
+              f"#!/bin/sh\necho \"$*\" >> {tmp / 'args.log'}\n"
+              "echo '{\"schema\": \"course.measurement/1\", \"lesson\": \"01\", "
               "\"what\": \"copy_bandwidth\", \"value\": 3000.0, \"unit\": \"GB/s\", \"peak\": "
               "3350.0, \"pct_of_peak\": 89.5, \"gpu\": \"Fake GPU\", \"sm_count\": 132, "
               "\"sm_clock_mhz\": 1980}'\n", 0o755)
@@ -549,7 +568,8 @@ class Bench(unittest.TestCase):
                 continue
             line = self.LINE.replace("NN", lesson.num).replace("PREC", lesson.precision)
             write(tmp / "bin" / f"lesson{lesson.num}_solution",
-                  f"#!/bin/sh\necho \"args: $*\"\necho '{line}'\n"
+                  f"#!/bin/sh\necho \"args: $*\"\necho \"$*\" >> {tmp / 'args.log'}\n"
+                  f"echo '{line}'\n"
                   f"echo '{{\"schema\": \"course.measurement/1\", \"lesson\": \"{lesson.num}\", "
                   f"\"what\": \"config\"}}'\n", 0o755)
         argv, probe = sys.argv, bench.probe_gpu
@@ -570,7 +590,14 @@ class Bench(unittest.TestCase):
         self.assertEqual(meta["sizes_of"]["11"], records.find("11").bench or ["4096", "8192"])
         gemm = [l for l in rest if measurements.is_gemm(measurements.check(l))]
         shapes = [l["shape"] for l in gemm if l["lesson"] == "11"]
-        self.assertEqual(len(shapes), len(meta["sizes_of"]["11"]))
+        # Each shape twice: burst, then the headline alone in the sustained regime.
+        self.assertEqual(len(shapes), 2 * len(meta["sizes_of"]["11"]))
+        args = (tmp / "args.log").read_text().splitlines()
+        sustained = [a for a in args if "--regime sustained" in a]
+        self.assertEqual(len(sustained), len(args) // 2)
+        self.assertTrue(all("--headline-only" in a for a in sustained))
+        # Lesson 01 first: the ceilings, and the check of the method.
+        self.assertIn("--method", args[0])
         for l in gemm:
             self.assertEqual(l["size"], int(l["shape"].split("x")[0])
                              if len(set(l["shape"].split("x"))) == 1 else None)
