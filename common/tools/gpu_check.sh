@@ -9,7 +9,9 @@
 # fails that step, and so does any warning left in its log (the linker's, CMake's).
 # BENCH=0: no `make bench`; GRADE=0: no `make grade` runs (ctest's course.selfcheck already grades
 # every stub and solution); RUNS=0: no separate lesson-program runs (bench runs them too);
-# MULTIARCH=0: no multi-architecture build.
+# MULTIARCH=0: no multi-architecture build; SANITIZE="9 10 11": the sanitizers of those lessons only
+# (SANITIZE=0: none; all eleven take longer than the tests); TESTS=0: no `make test` (a call that
+# only sanitizes or measures); SASS=0, PROFILE=0: no `make sass-N` or `make profile-N`.
 set -uo pipefail
 command -v nvcc >/dev/null 2>&1 || export PATH="$PATH:/usr/local/cuda/bin"
 out=${1:-gpu-check-logs}
@@ -38,7 +40,7 @@ nvidia-smi --query-gpu=name,compute_cap,driver_version,clocks.max.sm,memory.tota
 m="make --no-print-directory BUILD=$build JOBS=$(nproc)"
 step "configure (native arch)" configure.log $m configure
 step "build" build.log $m build || { printf '%s\n' "${rows[@]}"; tail -30 "$logs/build.log"; exit 1; }
-step "make test (CPU + GPU tests)" ctest.log $m test
+[ "${TESTS:-1}" != 0 ] && step "make test (CPU + GPU tests)" ctest.log $m test
 if [ "${GRADE:-1}" != 0 ]; then
   step "make grade (the stubs)" grade-stubs.log $m grade
   step "make check-stubs" check-stubs.log $m check-stubs
@@ -50,15 +52,20 @@ san() {  # san TOOL NAME BINARY ARGS...
   shift 2
   step "$tool: $name" "san-$tool-$name.log" compute-sanitizer --tool "$tool" --error-exitcode 9 "$@"
 }
-san memcheck planted "$build/bin/test_common" "[gpu][verify]"
 lessons=$(python3 common/tools/course.py list | awk '/^  [0-9]/{print $1}')
+sanitized=${SANITIZE:-all}
+case $sanitized in
+  all) sanitized=$lessons
+       san memcheck planted "$build/bin/test_common" "[gpu][verify]" ;;
+  0) sanitized= ;;
+esac
 # Every reference solution at a ragged size under compute-sanitizer (memcheck, racecheck, ...).
-for n in $lessons; do
+for n in $sanitized; do
   step "make sanitize-$n" "sanitize-$n.log" $m "sanitize-$n"
 done
 # The compiler's output and the profiler for one FP32 and one bf16 lesson of each kind.
-for n in 5 10 11; do step "make sass-$n" "sass-$n.log" $m "sass-$n"; done
-for n in 4 11; do step "make profile-$n" "profile-$n.log" $m "profile-$n"; done
+[ "${SASS:-1}" != 0 ] && for n in 5 10 11; do step "make sass-$n" "sass-$n.log" $m "sass-$n"; done
+[ "${PROFILE:-1}" != 0 ] && for n in 4 11; do step "make profile-$n" "profile-$n.log" $m "profile-$n"; done
 if [ "${RUNS:-1}" != 0 ]; then
   for n in $lessons; do
     step "lesson$n (solution)" "lesson$n.log" "$build/bin/lesson${n}_solution"
@@ -84,7 +91,7 @@ fi
 
 {
   echo "GPU: $(tail -n +2 "$logs/gpu.txt")"
-  grep -E "tests passed|tests failed|Not Run|Skipped|Failed" "$logs/ctest.log" | head -14
+  [ -f "$logs/ctest.log" ] && grep -E "tests passed|tests failed|Not Run|Skipped|Failed" "$logs/ctest.log" | head -14
   echo
   [ -f "$logs/grade-stubs.log" ] && sed -n '/^Progress/,$p' "$logs/grade-stubs.log" | head -14
   [ -f "$logs/grade-solutions.log" ] && sed -n '/^Progress/,$p' "$logs/grade-solutions.log" | head -14
