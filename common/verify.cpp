@@ -1371,20 +1371,6 @@ void check_sizes(const GemmShape& s, std::size_t a, std::size_t b, std::size_t c
 
 }  // namespace
 
-std::string GemmShape::str() const {
-  std::ostringstream o;
-  o << "M=" << M << " N=" << N << " K=" << K << " alpha=" << alpha << " beta=" << beta;
-  return o.str();
-}
-
-Tolerance Tolerance::fp32(int K) {
-  const double t = 1e-5 * std::sqrt(static_cast<double>(std::max(K, 1)));
-  return {t, t};
-}
-Tolerance Tolerance::bf16() {
-  return {1e-2, 1e-2};
-}
-
 std::size_t guard_band(int M, int N) {
   (void)M;
   // A few tiles of 128 rows past the end, capped so huge problems do not double their memory.
@@ -1421,36 +1407,6 @@ const std::vector<std::string>& diagnosis_detectors() {
     return n;
   }();
   return names;
-}
-
-std::vector<GemmShape> probe_shapes(bool for_bf16) {
-  // Ragged against every power-of-two tile where the kernel allows it, then stricter ones for
-  // kernels that need K (or M and N) to be multiples of 16, 32 or 64.
-  if (for_bf16) {
-    return {{67, 45, 40, 1.25f, -0.5f},
-            {67, 48, 72, 1.25f, -0.5f},
-            {80, 48, 80, 1.25f, -0.5f},
-            {96, 64, 96, 1.25f, -0.5f},
-            {192, 128, 192, 1.25f, -0.5f}};
-  }
-  return {{67, 45, 37, 1.25f, -0.5f},
-          {67, 45, 40, 1.25f, -0.5f},
-          {80, 48, 80, 1.25f, -0.5f},
-          {96, 64, 96, 1.25f, -0.5f},
-          {192, 128, 192, 1.25f, -0.5f}};
-}
-
-void add_probe_result(VerifyReport& first, const VerifyReport& probe) {
-  first.cause += "\n    on " + probe.shape.str();
-  if (probe.passed) {
-    first.cause += " the kernel passes: only shapes like this one show the fault.";
-  } else {
-    first.cause += " the kernel shows: " + probe.cause;
-  }
-}
-
-void add_probe_failure(VerifyReport& first, const GemmShape& probe, const std::string& why) {
-  first.cause += "\n    on " + probe.str() + " the kernel could not be checked: " + why;
 }
 
 namespace {

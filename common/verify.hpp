@@ -25,6 +25,7 @@
 #pragma once
 
 #include "common/gemm.hpp"
+#include "common/gemm_shape.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -32,24 +33,6 @@
 #include <vector>
 
 namespace course {
-
-/// The problem: M x N x K, and the scalars of `C = alpha * A * B + beta * C`.
-struct GemmShape {
-  int M = 1, N = 1, K = 1;
-  float alpha = 1.0f, beta = 0.0f;
-  /// "M=257 N=255 K=300 alpha=1.5 beta=-0.75"
-  std::string str() const;
-};
-
-/// How close is close enough.
-struct Tolerance {
-  double element = 0;    ///< per-element factor (times |alpha|·(|A||B|)ij + |beta·C0ij|)
-  double frobenius = 0;  ///< limit on ‖C − R‖ / ‖R‖
-  /// FP32: 1e-5 · √K for both (rounding error of a K-term sum grows like √K).
-  static Tolerance fp32(int K);
-  /// bf16 output with FP32 accumulation: 1e-2 (bf16 keeps 8 significant bits).
-  static Tolerance bf16();
-};
 
 /// The bit patterns the checks plant: a NaN that marks "never written", another that marks the
 /// canary bands around C. Both are quiet NaNs, so no arithmetic can produce them by chance.
@@ -131,20 +114,6 @@ VerifyReport verify_gemm(const GemmShape& s, const std::vector<float>& A,
 /// model fits the result names the likely cause (VerifyReport::cause_id). Specific patterns come
 /// before generic ones, so that a result both would explain gets the specific name.
 const std::vector<std::string>& diagnosis_detectors();
-
-/// Problem shapes that tell apart causes a tiny shape cannot: non-square, ragged against every
-/// power-of-two tile, K not a multiple of 32, beta != 0, M and N above one 16 x 16 tile. In order
-/// of preference; a kernel with stricter preconditions (K a multiple of 16, say) takes the first
-/// it accepts. `for_bf16`: every K a multiple of 8, as the bf16 lessons require.
-std::vector<GemmShape> probe_shapes(bool for_bf16 = false);
-
-/// Appends to `first` (a failed check whose shape could not tell its causes apart) what the same
-/// kernel showed on `probe`, a shape that can: "on M=67 N=45 K=37 alpha=1.25 beta=-0.5 the kernel
-/// shows: ...". The verdict of `first` is left as it is.
-void add_probe_result(VerifyReport& first, const VerifyReport& probe);
-
-/// The same when the probe could not run: `why` says what happened.
-void add_probe_failure(VerifyReport& first, const GemmShape& probe, const std::string& why);
 
 /// Checks a bf16 result: A (M x K), B (N x K, K-major), C0 and the guarded output in bf16.
 VerifyReport verify_gemm(const GemmShape& s, const std::vector<bf16>& A, const std::vector<bf16>& B,
