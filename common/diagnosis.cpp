@@ -214,8 +214,9 @@ ProbeReading read_shape(Prober& p, const GemmShape& shape, bool with_codes) {
       for (int j = 0; j < shape.N; ++j) {
         const std::size_t e = r.at(i, j);
         const long x = xa[e], y = yb[e];
-        r.a_index[e] = x, r.b_index[e] = y;
-        if (x != kUnknown) {
+        r.a_index[e] = r.count[e * K + k0] == 1 ? x : kUnknown, r.b_index[e] = y;
+        // The A code is read through B's row k0: only where that row is summed once.
+        if (x != kUnknown && r.count[e * K + k0] == 1) {
           r.a_row[e] = static_cast<int>(x >= 0 ? x / K : -1 - (-1 - x) / K);
           r.a_k[e] = static_cast<int>(x - static_cast<long>(r.a_row[e]) * K);
         }
@@ -328,9 +329,11 @@ std::string set_words(const std::vector<char>& in, long n) {
       parts.push_back(range(x, y));
     }
     if (parts.size() > 3) continue;
-    std::string s;
+    std::string s, listed;
     for (std::size_t q = 0; q < parts.size(); ++q) s += (q ? ", " : "") + parts[q];
-    return s + " of every " + std::to_string(P);
+    for (std::size_t q = 0; q < 3 && q < runs.size(); ++q)
+      listed += (q ? ", " : "") + range(runs[q].first, runs[q].second);
+    return listed + ", ... (" + s + " of every " + std::to_string(P) + ")";
   }
   std::string s;
   for (std::size_t q = 0; q < runs.size() && q < 4; ++q)
@@ -403,13 +406,17 @@ std::string k_words(const KTerms& t, const GemmShape& s, bool all_elements) {
         << ": a bound on k (a load guard such as load_or_zero's) uses " << (a == s.M ? "M" : "N")
         << " where K belongs";
     } else if (tail && a == K - 1) {
-      o << " -> the loop over k stops one short: it must run while k < K";
+      o.str("");
+      o << "the last term, k = K - 1 = " << K - 1 << ", is never summed" << where
+        << " -> the loop over k stops one short: it must run while k < K";
     } else if (tail) {
       o << " -> the last " << (K - a) << " k are skipped: the loop over k-tiles must run "
-        << "(K + BK - 1) / BK times, the last one partial, with zeros past K";
+        << "(K + BK - 1) / BK times, the last one partial, with zeros past K (or each k-tile is "
+           "computed with the data of the one before: a stage index one behind)";
     } else if (head) {
       o << " -> the first " << head_end << " k are skipped: the loop over k (or over k-tiles) "
-        << "must start at 0";
+        << "must start at 0 (or each k-tile is computed with the data of the one after: a "
+           "stage index one ahead)";
     } else {
       o << " -> a loop over k (inside a k-tile, or its step) skips them: every k from 0 to "
            "K - 1 must be summed once";
@@ -424,6 +431,22 @@ std::string k_words(const KTerms& t, const GemmShape& s, bool all_elements) {
 
 // A row (or column) map src[x] (-1 unknown) against the identity, in words.
 std::string map_words(const std::vector<int>& src, long n, const char* what) {
+  // A permutation within every group of P (P <= 8): list it.
+  for (long P : {2L, 4L, 8L}) {
+    bool fits = true, any = false;
+    for (long x = 0; x + P <= n && fits; ++x) {
+      if (src[x] < 0) continue;
+      fits = src[x] / P == x / P && src[x] % P == src[x % P] % P;
+      any = any || src[x] != x;
+    }
+    if (!fits || !any || src[0] < 0) continue;
+    std::ostringstream o;
+    o << "in every " << P << " " << what << "s the values are in the wrong order (";
+    for (long x = 0, shown = 0; x < P; ++x)
+      if (src[x] != x) o << (shown++ ? ", " : "") << what << " " << x << " holds " << src[x];
+    o << ")";
+    return o.str();
+  }
   std::vector<char> moved(n, 0);
   long d = 0;
   bool one_shift = true, first = true;
@@ -464,6 +487,25 @@ std::string example_words(const ProbeReading& r, bool of_a) {
         << (of_a ? "row of A" : "column of B") << " depends on the "
         << (of_a ? "column" : "row") << " of C too -> check which thread loads (or shuffles) "
         << (of_a ? "A" : "B") << " for which element of C";
+      return o.str();
+    }
+  return "";
+}
+
+// The first element whose term k0 read A (`of_a`) or B elsewhere than it belongs, as an example.
+std::string read_example(const ProbeReading& r, int k0, bool of_a) {
+  for (int i = 0; i < r.s.M; ++i)
+    for (int j = 0; j < r.s.N; ++j) {
+      const std::size_t e = r.at(i, j);
+      if ((of_a ? r.a_index[e] : r.b_index[e]) == kUnknown) continue;
+      const int row = of_a ? r.a_row[e] : r.b_row_k[e], col = of_a ? r.a_k[e] : r.b_col[e];
+      const int want_row = of_a ? i : k0, want_col = of_a ? k0 : j;
+      if (row == want_row && col == want_col) continue;
+      std::ostringstream o;
+      o << "for C(" << i << ", " << j << ") the term k = " << k0 << " reads " << (of_a ? "A(" : "B(")
+        << row << ", " << col << ") where " << (of_a ? "A(" : "B(") << want_row << ", " << want_col
+        << ") belongs -> check the indices where " << (of_a ? "A" : "B")
+        << " is loaded into shared memory or registers, and where it is read back";
       return o.str();
     }
   return "";
@@ -523,6 +565,7 @@ std::string edge_words(const ProbeReading& r, int T) {
 // How one operand was read for the term k0, over the elements whose read the codes tell.
 struct Reads {
   long known = 0, wrong = 0;  // elements whose read is known; of those, in the wrong place
+  long inside = 0;            // elements whose read is known and inside the operand
   bool k_off = false;         // some read its k elsewhere than k0
   bool by_index = true;       // the row (column) read depends only on the row (column) of C
   std::vector<int> src;       // per row of C (of A) or column of C (of B): the one read, -1
@@ -539,6 +582,8 @@ Reads reads_of(const ProbeReading& r, int k0, bool of_a) {
       const int got = of_a ? r.a_row[e] : r.b_col[e], want = of_a ? i : j;
       const int k = of_a ? r.a_k[e] : r.b_row_k[e];
       ++d.known;
+      const long x = of_a ? r.a_index[e] : r.b_index[e];
+      if (x >= 0 && x < static_cast<long>(r.s.K) * (of_a ? r.s.M : r.s.N)) ++d.inside;
       if (got != want || k != k0) ++d.wrong;
       if (k != k0) d.k_off = true;
       int& s = d.src[of_a ? i : j];
@@ -678,7 +723,15 @@ std::string infer(const ProbeFindings& f) {
   // Where each product came from: the flat index of A and of B read for the term k0.
   const int k0 = r.a_k.size() > MN ? r.a_k.back() : -1;
   if (k0 >= 0) {
-    const Reads a = reads_of(r, k0, true), b = reads_of(r, k0, false);
+    Reads a = reads_of(r, k0, true), b = reads_of(r, k0, false);
+    // A code probe is read through the other operand (one on k0 only): when that operand is read
+    // in the wrong place, the probe hits no term or several, and its reads fall outside the matrix
+    // or are unknown. Trust the side whose reads land inside.
+    const long half = static_cast<long>(MN / 2);
+    if (a.wrong > 0 && b.wrong > 0 && (a.inside < half) != (b.inside < half)) {
+      Reads& untrusted = a.inside < half ? a : b;
+      untrusted = Reads{};
+    }
     if (b.wrong > 0)
       if (std::string w = layout_words(r, k0, false); !w.empty()) return w;
     if (a.wrong > 0)
@@ -706,6 +759,7 @@ std::string infer(const ProbeFindings& f) {
                "(block, warp, sub-tile or thread) where B is loaded, or where C is stored";
       return example_words(r, false);
     }
+    if (b.wrong > 0 || a.wrong > 0) return read_example(r, k0, b.wrong == 0);
   }
   // The terms along K: the main shape, and the one with K above several k-tiles (K > M, N).
   {
