@@ -142,6 +142,31 @@ struct Prober {
     }
   }
 
+  // Is the operand read right, whatever the other does? It holds small codes (exact in bf16 when
+  // summed over K <= 51), the other operand all ones: each element of C is the sum of the codes of
+  // one row of A (one column of B).
+  bool sums_right(const GemmShape& s, bool of_a) {
+    if (bf16 && s.K > 51) return false;
+    GemmJob g = blank(s, bf16, kUnwritten);
+    g.s.alpha = 1.0f, g.s.beta = 0.0f;
+    auto code = [](long r, long k) {  // 1 .. 5, irregular in r and in k
+      const std::uint32_t h = static_cast<std::uint32_t>(r * 73856093L ^ k * 19349663L) * 2654435761u;
+      return static_cast<float>(1 + (h >> 16) % 5);
+    };
+    for (int i = 0; i < s.M; ++i)
+      for (int k = 0; k < s.K; ++k) A_at(g, i, k) = of_a ? code(i, k) : 1.0f;
+    for (int k = 0; k < s.K; ++k)
+      for (int j = 0; j < s.N; ++j) B_at(g, k, j) = of_a ? 1.0f : code(j, k);
+    go(g);
+    for (int i = 0; i < s.M; ++i)
+      for (int j = 0; j < s.N; ++j) {
+        double want = 0;
+        for (int k = 0; k < s.K; ++k) want += code(of_a ? i : j, k);
+        if (C_of(g, static_cast<std::size_t>(i) * s.N + j) != want) return false;
+      }
+    return true;
+  }
+
   // Which flat index of A (of B) each element read for the term k0: every element holds its own
   // index (in base-128 digits for bf16, three probes), the other operand is one on k0 only.
   std::vector<long> codes(const GemmShape& s, bool of_a, int k0) {
@@ -177,15 +202,16 @@ struct Prober {
   }
 };
 
-// The k whose term is counted once at the most elements, nearest the middle; -1 when none is.
-int good_k(const ProbeReading& r) {
+// The k whose term is counted once (`once`; else not once) at the most elements, nearest the
+// middle; K / 2 when none is at most elements.
+int good_k(const ProbeReading& r, bool once = true) {
   const std::size_t MN = static_cast<std::size_t>(r.s.M) * r.s.N;
   int best = -1;
   long best_n = 0;
   for (int d = 0; d < r.s.K; ++d) {
     const int k = (r.s.K / 2 + (d % 2 ? -(d + 1) / 2 : d / 2) + r.s.K) % r.s.K;
     long n = 0;
-    for (std::size_t e = 0; e < MN; ++e) n += r.count[e * r.s.K + k] == 1;
+    for (std::size_t e = 0; e < MN; ++e) n += (r.count[e * r.s.K + k] == 1) == once;
     if (n > best_n) best = k, best_n = n;
   }
   return best_n * 2 > static_cast<long>(MN) ? best : r.s.K / 2;
@@ -207,8 +233,13 @@ ProbeReading read_shape(Prober& p, const GemmShape& shape, bool with_codes) {
     for (int k = 0; k < K; ++k)
       if (r.count[e * K + k] != 1) r.wrong[e] = 1;
   }
-  const int k0 = with_codes ? good_k(r) : -1;
+  int k0 = with_codes ? good_k(r) : -1;
   if (k0 >= 0) {
+    r.a_sums_right = p.sums_right(shape, true);
+    r.b_sums_right = p.sums_right(shape, false);
+    // B alone read wrong: its code probe (through A, read right) is clearest at a k whose row of
+    // B is not summed once.
+    if (r.a_sums_right && !r.b_sums_right) k0 = good_k(r, false);
     const std::vector<long> xa = p.codes(shape, true, k0), yb = p.codes(shape, false, k0);
     for (int i = 0; i < shape.M; ++i)
       for (int j = 0; j < shape.N; ++j) {
@@ -727,6 +758,10 @@ std::string infer(const ProbeFindings& f) {
     // A code probe is read through the other operand (one on k0 only): when that operand is read
     // in the wrong place, the probe hits no term or several, and its reads fall outside the matrix
     // or are unknown. Trust the side whose reads land inside.
+    // An operand whose sums are right is read right: its code probe only shows the other's
+    // mistake, seen through it.
+    if (r.a_sums_right && !r.b_sums_right) a = Reads{};
+    if (r.b_sums_right && !r.a_sums_right) b = Reads{};
     const long half = static_cast<long>(MN / 2);
     if (a.wrong > 0 && b.wrong > 0 && (a.inside < half) != (b.inside < half)) {
       Reads& untrusted = a.inside < half ? a : b;

@@ -47,6 +47,9 @@ struct ProbeReading {
   /// there (-1: not readable).
   std::vector<signed char> count;
   long canaries_hit = 0;  ///< writes outside C during the probes
+  /// With A (B) holding small codes and the other all ones, C held the sums of the right rows of A
+  /// (columns of B): that operand is read right, whatever the other does.
+  bool a_sums_right = false, b_sums_right = false;
   /// Per element: wrong in some probe (a value, a place, a count).
   std::vector<char> wrong;
   std::size_t at(int i, int j) const { return static_cast<std::size_t>(i) * s.N + j; }
