@@ -158,13 +158,14 @@ struct Prober {
     for (int k = 0; k < s.K; ++k)
       for (int j = 0; j < s.N; ++j) B_at(g, k, j) = of_a ? 1.0f : code(j, k);
     go(g);
+    long wrong = 0;  // an edge may read past the matrix through the other operand's mistake
     for (int i = 0; i < s.M; ++i)
       for (int j = 0; j < s.N; ++j) {
         double want = 0;
         for (int k = 0; k < s.K; ++k) want += code(of_a ? i : j, k);
-        if (C_of(g, static_cast<std::size_t>(i) * s.N + j) != want) return false;
+        wrong += C_of(g, static_cast<std::size_t>(i) * s.N + j) != want;
       }
-    return true;
+    return wrong * 10 < static_cast<long>(s.M) * s.N;
   }
 
   // Which flat index of A (of B) each element read for the term k0: every element holds its own
@@ -217,6 +218,36 @@ int good_k(const ProbeReading& r, bool once = true) {
   return best_n * 2 > static_cast<long>(MN) ? best : r.s.K / 2;
 }
 
+// The code probes at k0, decoded: per element the row and k of A and the k and column of B its
+// term k0 read (-1 when unknown); the flat indices too, when asked for.
+ProbeReading::AtK decode(Prober& p, const ProbeReading& r, int k0, std::vector<long>* a_index,
+                         std::vector<long>* b_index) {
+  const GemmShape& shape = r.s;
+  const int K = shape.K;
+  const std::size_t MN = static_cast<std::size_t>(shape.M) * shape.N;
+  ProbeReading::AtK at;
+  at.k = k0;
+  at.a_row.assign(MN, -1), at.a_k.assign(MN, -1), at.b_row_k.assign(MN, -1), at.b_col.assign(MN, -1);
+  const std::vector<long> xa = p.codes(shape, true, k0), yb = p.codes(shape, false, k0);
+  for (std::size_t e = 0; e < MN; ++e) {
+    // The A code is read through B's row k0: only where that row is summed once.
+    const long x = r.count[e * K + k0] == 1 ? xa[e] : kUnknown, y = yb[e];
+    if (a_index) (*a_index)[e] = x;
+    if (b_index) (*b_index)[e] = y;
+    if (x != kUnknown) {
+      at.a_row[e] = static_cast<int>(x >= 0 ? x / K : -1 - (-1 - x) / K);
+      at.a_k[e] = static_cast<int>(x - static_cast<long>(at.a_row[e]) * K);
+    }
+    if (y != kUnknown) {
+      const long lead = p.bf16 ? K : shape.N;
+      const long major = y >= 0 ? y / lead : -1 - (-1 - y) / lead, minor = y - major * lead;
+      at.b_col[e] = static_cast<int>(p.bf16 ? major : minor);
+      at.b_row_k[e] = static_cast<int>(p.bf16 ? minor : major);
+    }
+  }
+  return at;
+}
+
 ProbeReading read_shape(Prober& p, const GemmShape& shape, bool with_codes) {
   ProbeReading r;
   r.s = shape;
@@ -240,27 +271,17 @@ ProbeReading read_shape(Prober& p, const GemmShape& shape, bool with_codes) {
     // B alone read wrong: its code probe (through A, read right) is clearest at a k whose row of
     // B is not summed once.
     if (r.a_sums_right && !r.b_sums_right) k0 = good_k(r, false);
-    const std::vector<long> xa = p.codes(shape, true, k0), yb = p.codes(shape, false, k0);
+    ProbeReading::AtK at = decode(p, r, k0, &r.a_index, &r.b_index);
+    r.a_row = std::move(at.a_row), r.a_k = std::move(at.a_k);
+    r.b_row_k = std::move(at.b_row_k), r.b_col = std::move(at.b_col);
     for (int i = 0; i < shape.M; ++i)
       for (int j = 0; j < shape.N; ++j) {
         const std::size_t e = r.at(i, j);
-        const long x = xa[e], y = yb[e];
-        r.a_index[e] = r.count[e * K + k0] == 1 ? x : kUnknown, r.b_index[e] = y;
-        // The A code is read through B's row k0: only where that row is summed once.
-        if (x != kUnknown && r.count[e * K + k0] == 1) {
-          r.a_row[e] = static_cast<int>(x >= 0 ? x / K : -1 - (-1 - x) / K);
-          r.a_k[e] = static_cast<int>(x - static_cast<long>(r.a_row[e]) * K);
-        }
-        if (y != kUnknown) {
-          const long lead = p.bf16 ? K : shape.N;
-          const long major = y >= 0 ? y / lead : -1 - (-1 - y) / lead, minor = y - major * lead;
-          r.b_col[e] = static_cast<int>(p.bf16 ? major : minor);
-          r.b_row_k[e] = static_cast<int>(p.bf16 ? minor : major);
-        }
         if (r.a_row[e] != i || r.a_k[e] != k0 || r.b_col[e] != j || r.b_row_k[e] != k0)
           r.wrong[e] = 1;
       }
-    r.a_k.push_back(k0);  // the k probed, after the elements
+    r.k0 = k0;
+    if ((k0 ^ 8) < K) r.other_k.push_back(decode(p, r, k0 ^ 8, nullptr, nullptr));
   }
   r.canaries_hit = p.hits - hits_before;
   return r;
@@ -286,7 +307,7 @@ void fit(const std::vector<double>& got, const std::vector<double>& P, const std
 }
 
 void scalars(Prober& p, const ProbeReading& r, ProbeFindings& f) {
-  const int k0 = r.a_k.size() > r.unwritten.size() ? r.a_k.back() : -1;
+  const int k0 = r.k0;
   const GemmShape& s = r.s;
   const std::size_t MN = static_cast<std::size_t>(s.M) * s.N;
   auto job = [&](float alpha, float beta, float fill, bool coded_c) {
@@ -431,7 +452,10 @@ std::string k_words(const KTerms& t, const GemmShape& s, bool all_elements) {
     return o.str();
   }
   if (lost > 0) {
-    o << "the terms k = " << set_words(t.lost, K) << " are never summed" << where << at_k;
+    if (lost == 1)
+      o << "the term k = " << a << " is never summed" << where << at_k;
+    else
+      o << "the terms k = " << set_words(t.lost, K) << " are never summed" << where << at_k;
     if (tail && (a == s.M || a == s.N) && a != K) {
       o << " -> k stops at " << (a == s.M ? "M" : "N") << " = " << a
         << ": a bound on k (a load guard such as load_or_zero's) uses " << (a == s.M ? "M" : "N")
@@ -445,9 +469,8 @@ std::string k_words(const KTerms& t, const GemmShape& s, bool all_elements) {
         << "(K + BK - 1) / BK times, the last one partial, with zeros past K (or each k-tile is "
            "computed with the data of the one before: a stage index one behind)";
     } else if (head) {
-      o << " -> the first " << head_end << " k are skipped: the loop over k (or over k-tiles) "
-        << "must start at 0 (or each k-tile is computed with the data of the one after: a "
-           "stage index one ahead)";
+      o << " -> the loop over k (or over k-tiles) must start at 0 (or each k-tile is computed "
+           "with the data of the one after: a stage index one ahead)";
     } else {
       o << " -> a loop over k (inside a k-tile, or its step) skips them: every k from 0 to "
            "K - 1 must be summed once";
@@ -752,7 +775,7 @@ std::string infer(const ProbeFindings& f) {
     if (T > 0 && edge_tile(f.readings[1]) == T) return edge_words(r, T);
   }
   // Where each product came from: the flat index of A and of B read for the term k0.
-  const int k0 = r.a_k.size() > MN ? r.a_k.back() : -1;
+  const int k0 = r.k0;
   if (k0 >= 0) {
     Reads a = reads_of(r, k0, true), b = reads_of(r, k0, false);
     // A code probe is read through the other operand (one on k0 only): when that operand is read
@@ -858,16 +881,28 @@ std::string tag(const char* what, const GemmShape& s) {
   return std::string(what) + " " + s.str();
 }
 
+// The result's own models that account for every element of it (common/verify.cpp): when one
+// names the cause on a shape that tells it from the others, the probes have nothing to add.
+bool complete_model(const VerifyReport& r) {
+  static const char* const kModels[] = {"wrong_leading_dimension_of_c", "out_of_bounds_write",
+                                        "reads_c_when_beta_is_zero",
+                                        "swapped_roles", "grid_too_small",
+                                        "wrong_leading_dimension_of_a_or_b", "transposed"};
+  if (r.ambiguous() || !r.cause_is_model) return false;
+  for (const char* m : kModels)
+    if (r.cause_id == m) return true;
+  return false;
+}
+
 }  // namespace
 
-bool register_explainer(const std::string& name, Explainer explainer) {
-  for (auto& e : explainers())
-    if (e.first == name) return true;
-  explainers().emplace_back(name, std::move(explainer));
+bool register_explainer(const std::string& lesson, Explainer explainer) {
+  explainers().emplace_back(lesson, std::move(explainer));
   return true;
 }
 
-void diagnose(const GemmRun& run, bool bf16, VerifyReport& report) {
+void diagnose(const GemmRun& run, bool bf16, VerifyReport& report, const std::string& lesson) {
+  if (complete_model(report)) return;
   ProbeFindings f;
   Prober p{run, bf16};
   for (const std::vector<GemmShape>& set : probe_sets()) {
@@ -889,6 +924,7 @@ void diagnose(const GemmRun& run, bool bf16, VerifyReport& report) {
   const std::string generic = infer(f);
   std::string cause;
   for (const auto& e : explainers()) {
+    if (!lesson.empty() && e.first != lesson) continue;
     cause = e.second(f, generic);
     if (!cause.empty()) break;
   }
@@ -933,7 +969,7 @@ VerifyReport check_gemm_run(const GemmRun& run, const GemmShape& s, bool bf16,
     for (std::size_t x = 0; x < out.size(); ++x) out[x] = narrow_bits(g.out[x]);
     r = verify_gemm(s, A, B, C, out, options);
   }
-  if (!r.passed) diagnose(run, bf16, r);
+  if (!r.passed) diagnose(run, bf16, r, options.lesson);
   return r;
 }
 

@@ -42,6 +42,13 @@ struct ProbeReading {
   /// Per element: the flat index of A and of B it read for that k (kUnknown when not readable).
   std::vector<long> a_index, b_index;
   static constexpr long kUnknown = -(1L << 62);
+  int k0 = -1;  ///< the k those reads are for (-1: no code probe ran)
+  /// The same reads for another k (k0 ^ 8, the other half of a 16-wide k step, when below K).
+  struct AtK {
+    int k = -1;
+    std::vector<int> a_row, a_k, b_row_k, b_col;
+  };
+  std::vector<AtK> other_k;
   bool b_n_by_k = false;  ///< B is N x K (bf16)
   /// Per element and k (element e, term k at e * K + k): how many times the term k was summed
   /// there (-1: not readable).
@@ -68,21 +75,23 @@ struct ProbeFindings {
 /// inference would say.
 using Explainer = std::function<std::string(const ProbeFindings&, const std::string& generic)>;
 
-/// Registers a lesson's explainer; the first registered whose answer is not empty wins. Returns
-/// true, so a lesson registers from a header its grader includes:
-/// `inline const bool registered = course::register_explainer("08 quads", explain_quads);`
-bool register_explainer(const std::string& name, Explainer explainer);
+/// Registers lesson `lesson`'s explainer ("08"); the first registered whose answer is not empty
+/// wins. Returns true, so a lesson registers from a header its grader includes:
+/// `inline const bool registered = course::register_explainer("08", explain_quads);`
+bool register_explainer(const std::string& lesson, Explainer explainer);
 
 /// Re-runs `run` on probes and rewrites `report.cause` (and cause_id) with what they show; the
 /// verdict stays. `bf16`: the kernel is a bf16 one (B is N x K, K a multiple of 8). A probe the
 /// kernel refuses (std::invalid_argument) moves to stricter shapes; any other exception ends the
 /// probing, and the cause the result alone shows stays, with the reason added.
-void diagnose(const GemmRun& run, bool bf16, VerifyReport& report);
+/// `lesson`: only that lesson's explainers speak ("": every one registered).
+void diagnose(const GemmRun& run, bool bf16, VerifyReport& report, const std::string& lesson = "");
 
 /// The graders' path for any kernel wrapped as a GemmRun: fresh random inputs seeded from the
 /// run seed and the shape (C poisoned and guarded), the kernel run once, the result checked
-/// against Eigen, and, when it fails, diagnose(). check_gemm() calls it with the GPU kernel; the
-/// tests of the diagnosis with kernels emulated on the CPU.
+/// against Eigen, and, when it fails, diagnose() with the explainers of options.lesson.
+/// check_gemm() calls it with the GPU kernel; the tests of the diagnosis with kernels emulated on
+/// the CPU.
 VerifyReport check_gemm_run(const GemmRun& run, const GemmShape& shape, bool bf16,
                             const VerifyOptions& options = {});
 

@@ -1229,6 +1229,7 @@ const Detector kDetectors[] = {
 struct Cause {
   std::string text, id;
   std::vector<std::string> candidates;
+  bool model = false;
 };
 
 Cause likely_cause(const Evidence& e) {
@@ -1236,7 +1237,7 @@ Cause likely_cause(const Evidence& e) {
   for (std::size_t d = 0; d < n; ++d) {
     const Finding f = kDetectors[d].detect(e);
     if (!f) continue;
-    Cause cause{f->text(), kDetectors[d].name, {}};
+    Cause cause{f->text(), kDetectors[d].name, {}, f->exact};
     if (!f->could_also_be.empty()) {
       cause.candidates.push_back(cause.id);
       for (const std::string& name : f->could_also_be) cause.candidates.push_back(name);
@@ -1351,6 +1352,7 @@ VerifyReport verify_core(const Problem& p, VerifyReport r, const VerifyOptions& 
     r.cause = cause.text;
     r.cause_id = cause.id;
     r.candidates = cause.candidates;
+    r.cause_is_model = cause.model;
   }
   return r;
 }

@@ -69,6 +69,9 @@ struct VerifyOptions {
   int max_listed = 8;
   /// A name for the report ("naive_sgemm", say).
   std::string label;
+  /// The lesson ("08") whose explainers word the diagnosis (common/diagnosis.hpp); "" for every
+  /// one the program registered. A grader registers only its own lesson's.
+  std::string lesson;
 };
 
 /// What a check found. `passed` is the verdict; describe() is the diagnosis for people.
@@ -98,6 +101,9 @@ struct VerifyReport {
   /// mistakes explain alike): every detector whose model explains the result, cause_id first.
   /// Empty when one cause fits. A larger, ragged shape tells them apart: see add_probe_result().
   std::vector<std::string> candidates;
+  /// True when the cause is a model that accounts for every compared element (C indexed with
+  /// the wrong row stride, say), not a pattern that merely fits.
+  bool cause_is_model = false;
   /// True when the result is explained by more than one cause at this shape.
   bool ambiguous() const { return candidates.size() > 1; }
   /// The full diagnosis: verdict, counts, errors, first mismatches, tile map, likely cause.

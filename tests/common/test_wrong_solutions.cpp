@@ -9,9 +9,11 @@
 #include "common/diagnosis.hpp"
 #include "common/gemm_check.hpp"
 #include "common/precision.hpp"
+#include "lessons/08-warp-shuffle/quad_diagnosis.hpp"
+#include "lessons/10-tensor-cores/fragment_diagnosis.hpp"
+#include "lessons/11-tma-pipeline/ring_diagnosis.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <sstream>
@@ -19,19 +21,13 @@
 
 namespace {
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // Does `line` hold every group of `expect` (a group: alternatives separated by '|')?
 bool names(const std::string& line, const std::vector<std::string>& expect) {
-  const std::string l = lower(line);
   for (const std::string& group : expect) {
     bool any = false;
     std::istringstream alternatives(group);
     for (std::string alt; std::getline(alternatives, alt, '|');)
-      any = any || l.find(lower(alt)) != std::string::npos;
+      any = any || line.find(alt) != std::string::npos;
     if (!any) return false;
   }
   return true;
@@ -42,7 +38,9 @@ course::VerifyReport grade(const wrong::Case& c) {
   const std::vector<course::GemmShape> grid = c.bf16 ? course::shape_grid<course::Bf16>(false)
                                                      : course::shape_grid<course::Fp32>(false);
   for (const course::GemmShape& s : grid) {
-    course::VerifyReport r = course::check_gemm_run(c.run, s, c.bf16);
+    course::VerifyOptions options;
+    options.lesson = c.lesson;  // as in the lesson's grader: its explainers only
+    course::VerifyReport r = course::check_gemm_run(c.run, s, c.bf16, options);
     if (!r.passed) return r;
   }
   course::VerifyReport passed;

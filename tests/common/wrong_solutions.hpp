@@ -18,7 +18,7 @@ struct Case {
   const char* what;    ///< the mistake, as the learner's code has it
   bool bf16;           ///< a bf16 lesson: B is N x K, K a multiple of 8, C in bf16
   /// The first line names the mistake when it holds every group: a group is one or more
-  /// alternatives separated by '|', matched without regard to case.
+  /// alternatives separated by '|', each matched exactly.
   std::vector<std::string> expect;
   course::GemmRun run;
 };
