@@ -142,6 +142,21 @@ struct Prober {
     }
   }
 
+  // A and B all ones, C filled with `fill`: got / K when every element holds the same, else NaN.
+  double ones(const GemmShape& s, float alpha, float beta, float fill) {
+    GemmJob g = blank(s, bf16, fill);
+    g.s.alpha = alpha, g.s.beta = beta;
+    for (int i = 0; i < s.M; ++i)
+      for (int k = 0; k < s.K; ++k) A_at(g, i, k) = 1.0f;
+    for (int k = 0; k < s.K; ++k)
+      for (int j = 0; j < s.N; ++j) B_at(g, k, j) = 1.0f;
+    go(g);
+    const double first = C_of(g, 0);
+    for (std::size_t e = 0; e < static_cast<std::size_t>(s.M) * s.N; ++e)
+      if (C_of(g, e) != first) return NAN;
+    return first / s.K;
+  }
+
   // Is the operand read right, whatever the other does? It holds small codes (exact in bf16 when
   // summed over K <= 51), the other operand all ones: each element of C is the sum of the codes of
   // one row of A (one column of B).
@@ -307,6 +322,12 @@ void fit(const std::vector<double>& got, const std::vector<double>& P, const std
 }
 
 void scalars(Prober& p, const ProbeReading& r, ProbeFindings& f) {
+  // All ones: how A*B comes out with alpha = 1 (its scale), and with alpha = 0, beta = 2 and C
+  // zero (2: beta * A*B, alpha and beta swapped; 1: alpha ignored). Exact for K <= 128 in bf16.
+  if (!p.bf16 || r.s.K <= 128) {
+    f.ones_scale = p.ones(r.s, 1.0f, 0.0f, kUnwritten);
+    f.ones_swapped = p.ones(r.s, 0.0f, 2.0f, 0.0f);
+  }
   const int k0 = r.k0;
   const GemmShape& s = r.s;
   const std::size_t MN = static_cast<std::size_t>(s.M) * s.N;
@@ -565,28 +586,32 @@ std::string read_example(const ProbeReading& r, int k0, bool of_a) {
   return "";
 }
 
-// The tile size T (8 .. 256) whose ragged edge holds every wrong element, or 0.
-int edge_tile(const ProbeReading& r) {
-  for (int T : {8, 16, 32, 64, 128, 256}) {
-    const int rm = r.s.M / T * T, cn = r.s.N / T * T;
-    if (rm == r.s.M && cn == r.s.N) continue;
-    if (rm == 0 || cn == 0) break;  // no whole tile: no interior to compare the edge with
-    bool inside = true, any = false;
-    for (int i = 0; i < r.s.M && inside; ++i)
-      for (int j = 0; j < r.s.N && inside; ++j)
-        if (r.wrong[r.at(i, j)]) {
-          any = true;
-          inside = i >= rm || j >= cn;
-        }
-    if (!any) return 0;
-    if (inside) return T;
-  }
+// Does the ragged edge of tiles of T (the rows and columns past the last whole tile) hold every
+// wrong element, with a whole tile's interior to compare it with?
+bool on_edge(const ProbeReading& r, int T) {
+  const int rm = r.s.M / T * T, cn = r.s.N / T * T;
+  if (rm == 0 || cn == 0 || (rm == r.s.M && cn == r.s.N)) return false;
+  bool any = false;
+  for (int i = 0; i < r.s.M; ++i)
+    for (int j = 0; j < r.s.N; ++j)
+      if (r.wrong[r.at(i, j)]) {
+        if (i < rm && j < cn) return false;
+        any = true;
+      }
+  return any;
+}
+
+// The smallest tile size T (8 .. 256) whose ragged edge holds every wrong element at both
+// shapes (the edge moves between them), or 0.
+int edge_tile(const ProbeReading& r, const ProbeReading& moved) {
+  for (int T : {8, 16, 32, 64, 128, 256})
+    if (on_edge(r, T) && on_edge(moved, T)) return T;
   return 0;
 }
 
 std::string edge_words(const ProbeReading& r, int T) {
   const int rm = r.s.M / T * T, cn = r.s.N / T * T;
-  bool last_row = true, last_col = true, unw = true;
+  bool last_row = true, last_col = true, unw = true, rows = false, cols = false;
   for (int i = 0; i < r.s.M; ++i)
     for (int j = 0; j < r.s.N; ++j) {
       const std::size_t e = r.at(i, j);
@@ -594,6 +619,8 @@ std::string edge_words(const ProbeReading& r, int T) {
       if (i != r.s.M - 1) last_row = false;
       if (j != r.s.N - 1) last_col = false;
       if (!r.unwritten[e]) unw = false;
+      if (i >= rm) rows = true;
+      if (j >= cn) cols = true;
     }
   std::ostringstream o;
   if (last_col && unw) {
@@ -607,8 +634,8 @@ std::string edge_words(const ProbeReading& r, int T) {
     return o.str();
   }
   o << "only the ragged edge is wrong, at two shapes (";
-  if (r.s.M % T) o << "rows >= " << rm << (r.s.N % T ? ", " : "");
-  if (r.s.N % T) o << "columns >= " << cn;
+  if (rows) o << "rows >= " << rm << (cols ? ", " : "");
+  if (cols) o << "columns >= " << cn;
   o << ": past the last whole " << T << "-wide tile; the interior is right)"
     << (unw ? ", never written" : "")
     << " -> a bounds guard where a tile runs past M or N: loads past the edge must give 0, "
@@ -727,6 +754,43 @@ int transposed_block(const ProbeReading& r) {
   return 0;
 }
 
+// Whole 8 x 8 blocks of C moved within every T x T tile (T = 16, 32): which holds which, or "".
+std::string block_moves_words(const ProbeReading& r) {
+  for (int T : {16, 32}) {
+    const int nb = T / 8;
+    std::vector<int> src(static_cast<std::size_t>(nb * nb), -1);
+    bool ok = true, any = false;
+    for (int i = 0; i < r.s.M && ok; ++i)
+      for (int j = 0; j < r.s.N && ok; ++j) {
+        const std::size_t e = r.at(i, j);
+        const int si = r.a_row[e], sj = r.b_col[e];
+        if (si < 0 || sj < 0) continue;
+        const int b = (i % T) / 8 * nb + (j % T) / 8;
+        if (si != i || sj != j) {
+          any = true;
+          ok = si / T == i / T && sj / T == j / T && si % 8 == i % 8 && sj % 8 == j % 8;
+        }
+        const int sb = (si % T) / 8 * nb + (sj % T) / 8;
+        if (src[b] == -1) src[b] = sb;
+        else if (src[b] != sb) ok = false;
+      }
+    if (!ok || !any) continue;
+    auto block = [&](int b) {
+      return "rows " + std::to_string(b / nb * 8) + "-" + std::to_string(b / nb * 8 + 7) +
+             " x columns " + std::to_string(b % nb * 8) + "-" + std::to_string(b % nb * 8 + 7);
+    };
+    std::ostringstream o;
+    o << "8 x 8 blocks exchanged within every " << T << " x " << T << " tile of C: ";
+    for (int b = 0, n = 0; b < nb * nb; ++b)
+      if (src[b] >= 0 && src[b] != b)
+        o << (n++ ? "; " : "") << block(b) << " hold the values of " << block(src[b]);
+    o << " -> check the indices where the 8 x 8 pieces are stored (the accumulators of a "
+         "fragment) or loaded (ldmatrix)";
+    return o.str();
+  }
+  return "";
+}
+
 // The two operands met at different k: one example.
 std::string k_mismatch_words(const ProbeReading& r, int k0) {
   for (int i = 0; i < r.s.M; ++i)
@@ -767,13 +831,32 @@ std::string infer(const ProbeFindings& f) {
   if (f.reads_c_when_beta0)
     return "C is read when beta == 0 (C may hold NaN then, and 0 * NaN is NaN) -> when beta == 0 "
            "store alpha * acc without reading C";
+  auto near = [](double v, double w) { return std::isfinite(v) && std::fabs(v - w) < 1e-3; };
+  const std::string fix = " -> store alpha * acc + beta * C (C read only when beta != 0)";
+  if (near(f.ones_swapped, 2)) return "alpha and beta are swapped" + fix;
+  // Every element scaled alike, and the counts unreadable: a factor, not lost terms.
+  long consistent = 0;  // elements whose counts add up to what the all-ones probe shows
+  for (std::size_t e = 0; e < MN; ++e) {
+    long sum = 0;
+    bool readable = true;
+    for (int k = 0; k < r.s.K; ++k) {
+      const int c = r.count[e * r.s.K + k];
+      readable = readable && c >= 0;
+      sum += c;
+    }
+    consistent += readable && std::isfinite(f.ones_scale) && near(sum, f.ones_scale * r.s.K);
+  }
+  if (std::isfinite(f.ones_scale) && !near(f.ones_scale, 1) && consistent * 2 < static_cast<long>(MN)) {
+    std::ostringstream o;
+    o << "the products are scaled by " << f.ones_scale << " (A*B comes out " << f.ones_scale
+      << " x what it is, alpha = 1)" << fix;
+    return o.str();
+  }
   // Edges only when it is the edge: the interior of the same tiles right, and the wrong elements
   // move with the edge at the second shape.
   const bool any_wrong = std::find(r.wrong.begin(), r.wrong.end(), 1) != r.wrong.end();
-  if (any_wrong && f.readings.size() > 1) {
-    const int T = edge_tile(r);
-    if (T > 0 && edge_tile(f.readings[1]) == T) return edge_words(r, T);
-  }
+  if (any_wrong && f.readings.size() > 1)
+    if (const int T = edge_tile(r, f.readings[1])) return edge_words(r, T);
   // Where each product came from: the flat index of A and of B read for the term k0.
   const int k0 = r.k0;
   if (k0 >= 0) {
@@ -803,6 +886,8 @@ std::string infer(const ProbeFindings& f) {
                "transposed: the row and column indices of the store (m and n of a thread tile) "
                "are swapped";
     }
+    if (a.wrong > 0 && b.wrong > 0 && !a.k_off && !b.k_off)
+      if (std::string w = block_moves_words(r); !w.empty()) return w;
     if (a.wrong > 0 && !a.k_off) {
       if (a.by_index)
         return map_words(a.src, r.s.M, "row") +
@@ -829,8 +914,6 @@ std::string infer(const ProbeFindings& f) {
   }
   if (std::find(r.unwritten.begin(), r.unwritten.end(), 1) != r.unwritten.end()) return "";
   // Scaling: the products and C, as the scalar probes fitted them.
-  auto near = [](double v, double w) { return std::isfinite(v) && std::fabs(v - w) < 1e-3; };
-  const std::string fix = " -> store alpha * acc + beta * C (C read only when beta != 0)";
   if (std::isfinite(f.x20)) {
     if (near(f.x20, 4)) return "alpha is applied twice (alpha * alpha * acc)" + fix;
     if (near(f.x20, 1)) return "alpha is ignored (acc is stored unscaled)" + fix;
@@ -842,7 +925,6 @@ std::string infer(const ProbeFindings& f) {
     }
   }
   if (std::isfinite(f.y23)) {
-    if (near(f.x23, 3) && near(f.y23, 2)) return "alpha and beta are swapped" + fix;
     if (near(f.y23, 6)) return "beta * C is scaled by alpha too: alpha * (acc + beta * C)" + fix;
     if (near(f.y23, 9)) return "beta is applied twice (beta * beta * C)" + fix;
     if (near(f.y23, 1)) return "beta is ignored: C is added unscaled (acc + C)" + fix;
@@ -901,6 +983,11 @@ bool register_explainer(const std::string& lesson, Explainer explainer) {
   return true;
 }
 
+namespace {
+VerifyReport check_random(const GemmRun& run, const GemmShape& s, bool bf16,
+                          const VerifyOptions& options);
+}  // namespace
+
 void diagnose(const GemmRun& run, bool bf16, VerifyReport& report, const std::string& lesson) {
   if (complete_model(report)) return;
   ProbeFindings f;
@@ -920,7 +1007,21 @@ void diagnose(const GemmRun& run, bool bf16, VerifyReport& report, const std::st
     }
   }
   if (f.readings.empty()) return;
-  if (f.readings.front().canaries_hit > 0) return;  // writes outside C: the result's detectors say it
+  // What the result alone shows at the main probe shape, where a complete model of it may tell
+  // what the failing shape could not (a band never written: swapped roles or a grid too small).
+  auto result_model = [&] {
+    GemmShape s = f.readings.front().s;
+    s.alpha = 1.25f, s.beta = -0.5f;
+    const VerifyReport at = check_random(run, s, bf16, {});
+    if (at.passed || !complete_model(at)) return false;
+    report.cause = at.cause, report.cause_id = at.cause_id, report.candidates.clear();
+    report.cause_is_model = true;
+    return true;
+  };
+  if (f.readings.front().canaries_hit > 0) {  // writes outside C: the result's models say it
+    result_model();
+    return;
+  }
   const std::string generic = infer(f);
   std::string cause;
   for (const auto& e : explainers()) {
@@ -929,14 +1030,20 @@ void diagnose(const GemmRun& run, bool bf16, VerifyReport& report, const std::st
     if (!cause.empty()) break;
   }
   if (cause.empty()) cause = generic;
-  if (cause.empty()) return;
+  if (cause.empty()) {
+    if (report.ambiguous() || !report.cause_is_model) result_model();
+    return;
+  }
   report.cause = cause + ".";
   report.cause_id = "probe";
   report.candidates.clear();
 }
 
-VerifyReport check_gemm_run(const GemmRun& run, const GemmShape& s, bool bf16,
-                            const VerifyOptions& options) {
+namespace {
+
+// The kernel once on fresh random inputs, checked: the report the result alone gives.
+VerifyReport check_random(const GemmRun& run, const GemmShape& s, bool bf16,
+                          const VerifyOptions& options) {
   GemmJob g;
   g.s = s;
   g.bf16 = g.b_n_by_k = bf16;
@@ -969,6 +1076,14 @@ VerifyReport check_gemm_run(const GemmRun& run, const GemmShape& s, bool bf16,
     for (std::size_t x = 0; x < out.size(); ++x) out[x] = narrow_bits(g.out[x]);
     r = verify_gemm(s, A, B, C, out, options);
   }
+  return r;
+}
+
+}  // namespace
+
+VerifyReport check_gemm_run(const GemmRun& run, const GemmShape& s, bool bf16,
+                            const VerifyOptions& options) {
+  VerifyReport r = check_random(run, s, bf16, options);
   if (!r.passed) diagnose(run, bf16, r, options.lesson);
   return r;
 }
