@@ -165,7 +165,8 @@ struct Prober {
     GemmJob g = blank(s, bf16, kUnwritten);
     g.s.alpha = 1.0f, g.s.beta = 0.0f;
     auto code = [](long r, long k) {  // 1 .. 5, irregular in r and in k
-      const std::uint32_t h = static_cast<std::uint32_t>(r * 73856093L ^ k * 19349663L) * 2654435761u;
+      const std::uint32_t h =
+          static_cast<std::uint32_t>(r * 73856093L ^ k * 19349663L) * 2654435761u;
       return static_cast<float>(1 + (h >> 16) % 5);
     };
     for (int i = 0; i < s.M; ++i)
@@ -212,8 +213,7 @@ struct Prober {
         index[e] += static_cast<long>(v - 1) << (7 * d);
       }
     }
-    for (std::size_t e = 0; e < MN; ++e)
-      index[e] = ok[e] ? index[e] - kPad : kUnknown;
+    for (std::size_t e = 0; e < MN; ++e) index[e] = ok[e] ? index[e] - kPad : kUnknown;
     return index;
   }
 };
@@ -242,7 +242,8 @@ ProbeReading::AtK decode(Prober& p, const ProbeReading& r, int k0, std::vector<l
   const std::size_t MN = static_cast<std::size_t>(shape.M) * shape.N;
   ProbeReading::AtK at;
   at.k = k0;
-  at.a_row.assign(MN, -1), at.a_k.assign(MN, -1), at.b_row_k.assign(MN, -1), at.b_col.assign(MN, -1);
+  at.a_row.assign(MN, -1), at.a_k.assign(MN, -1), at.b_row_k.assign(MN, -1),
+      at.b_col.assign(MN, -1);
   const std::vector<long> xa = p.codes(shape, true, k0), yb = p.codes(shape, false, k0);
   for (std::size_t e = 0; e < MN; ++e) {
     // The A code is read through B's row k0: only where that row is summed once.
@@ -346,7 +347,8 @@ void scalars(Prober& p, const ProbeReading& r, ProbeFindings& f) {
   std::vector<std::size_t> right;
   for (int i = 0; i < s.M; ++i)
     for (int j = 0; j < s.N; ++j)
-      if (k0 >= 0 && r.a_row[r.at(i, j)] == i && r.b_col[r.at(i, j)] == j) right.push_back(r.at(i, j));
+      if (k0 >= 0 && r.a_row[r.at(i, j)] == i && r.b_col[r.at(i, j)] == j)
+        right.push_back(r.at(i, j));
   auto measure = [&](float alpha, float beta, double& x, double& y) {
     GemmJob g = job(alpha, beta, kUnwritten, true);
     const GemmJob input = g;
@@ -559,9 +561,9 @@ std::string example_words(const ProbeReading& r, bool of_a) {
       std::ostringstream o;
       o << "C(" << i << ", " << j << ") multiplies " << (of_a ? "A row " : "B column ") << got
         << " (it must be " << (of_a ? "row " : "column ") << want << "), and the "
-        << (of_a ? "row of A" : "column of B") << " depends on the "
-        << (of_a ? "column" : "row") << " of C too -> check which thread loads (or shuffles) "
-        << (of_a ? "A" : "B") << " for which element of C";
+        << (of_a ? "row of A" : "column of B") << " depends on the " << (of_a ? "column" : "row")
+        << " of C too -> check which thread loads (or shuffles) " << (of_a ? "A" : "B")
+        << " for which element of C";
       return o.str();
     }
   return "";
@@ -577,9 +579,10 @@ std::string read_example(const ProbeReading& r, int k0, bool of_a) {
       const int want_row = of_a ? i : k0, want_col = of_a ? k0 : j;
       if (row == want_row && col == want_col) continue;
       std::ostringstream o;
-      o << "for C(" << i << ", " << j << ") the term k = " << k0 << " reads " << (of_a ? "A(" : "B(")
-        << row << ", " << col << ") where " << (of_a ? "A(" : "B(") << want_row << ", " << want_col
-        << ") belongs -> check the indices where " << (of_a ? "A" : "B")
+      o << "for C(" << i << ", " << j << ") the term k = " << k0 << " reads "
+        << (of_a ? "A(" : "B(") << row << ", " << col << ") where " << (of_a ? "A(" : "B(")
+        << want_row << ", " << want_col << ") belongs -> check the indices where "
+        << (of_a ? "A" : "B")
         << " is loaded into shared memory or registers, and where it is read back";
       return o.str();
     }
@@ -668,8 +671,10 @@ Reads reads_of(const ProbeReading& r, int k0, bool of_a) {
       if (got != want || k != k0) ++d.wrong;
       if (k != k0) d.k_off = true;
       int& s = d.src[of_a ? i : j];
-      if (s == -2) s = got;
-      else if (s != got) d.by_index = false;
+      if (s == -2)
+        s = got;
+      else if (s != got)
+        d.by_index = false;
     }
   for (int& s : d.src) s = s == -2 ? -1 : s;
   return d;
@@ -771,8 +776,10 @@ std::string block_moves_words(const ProbeReading& r) {
           ok = si / T == i / T && sj / T == j / T && si % 8 == i % 8 && sj % 8 == j % 8;
         }
         const int sb = (si % T) / 8 * nb + (sj % T) / 8;
-        if (src[b] == -1) src[b] = sb;
-        else if (src[b] != sb) ok = false;
+        if (src[b] == -1)
+          src[b] = sb;
+        else if (src[b] != sb)
+          ok = false;
       }
     if (!ok || !any) continue;
     auto block = [&](int b) {
@@ -798,8 +805,8 @@ std::string k_mismatch_words(const ProbeReading& r, int k0) {
       const std::size_t e = r.at(i, j);
       if (r.a_index[e] == kUnknown || r.a_k[e] == k0 || r.a_row[e] != i) continue;
       std::ostringstream o;
-      o << "A and B are multiplied at different k: for C(" << i << ", " << j << ") the term of B's k = "
-        << k0 << " meets A's k = " << r.a_k[e]
+      o << "A and B are multiplied at different k: for C(" << i << ", " << j
+        << ") the term of B's k = " << k0 << " meets A's k = " << r.a_k[e]
         << " -> both must be read at the same k: check the k index of each (a swizzle, a fragment "
            "register, the order of a vector load's elements)";
       return o.str();
@@ -829,7 +836,8 @@ std::string infer(const ProbeFindings& f) {
   const ProbeReading& r = f.readings.front();
   const std::size_t MN = static_cast<std::size_t>(r.s.M) * r.s.N;
   if (f.reads_c_when_beta0)
-    return "C is read when beta == 0 (C may hold NaN then, and 0 * NaN is NaN) -> when beta == 0 "
+    return "the kernel reads C when beta == 0 (C may hold NaN then, and 0 * NaN is NaN) -> when "
+           "beta == 0 "
            "store alpha * acc without reading C";
   auto near = [](double v, double w) { return std::isfinite(v) && std::fabs(v - w) < 1e-3; };
   const std::string fix = " -> store alpha * acc + beta * C (C read only when beta != 0)";
@@ -846,7 +854,8 @@ std::string infer(const ProbeFindings& f) {
     }
     consistent += readable && std::isfinite(f.ones_scale) && near(sum, f.ones_scale * r.s.K);
   }
-  if (std::isfinite(f.ones_scale) && !near(f.ones_scale, 1) && consistent * 2 < static_cast<long>(MN)) {
+  if (std::isfinite(f.ones_scale) && !near(f.ones_scale, 1) &&
+      consistent * 2 < static_cast<long>(MN)) {
     std::ostringstream o;
     o << "the products are scaled by " << f.ones_scale << " (A*B comes out " << f.ones_scale
       << " x what it is, alpha = 1)" << fix;
@@ -919,8 +928,8 @@ std::string infer(const ProbeFindings& f) {
     if (near(f.x20, 1)) return "alpha is ignored (acc is stored unscaled)" + fix;
     if (!near(f.x20, 2)) {
       std::ostringstream o;
-      o << "the products are scaled by " << f.x20 / 2 << " (alpha = 2 gives " << f.x20
-        << " x A*B)" << fix;
+      o << "the products are scaled by " << f.x20 / 2 << " (alpha = 2 gives " << f.x20 << " x A*B)"
+        << fix;
       return o.str();
     }
   }
@@ -963,13 +972,16 @@ std::string tag(const char* what, const GemmShape& s) {
   return std::string(what) + " " + s.str();
 }
 
-// The result's own models that account for every element of it (common/verify.cpp): when one
+// The result's own models that account for every element of it (common/result_causes.cpp): when one
 // names the cause on a shape that tells it from the others, the probes have nothing to add.
 bool complete_model(const VerifyReport& r) {
-  static const char* const kModels[] = {"wrong_leading_dimension_of_c", "out_of_bounds_write",
+  static const char* const kModels[] = {"wrong_leading_dimension_of_c",
+                                        "out_of_bounds_write",
                                         "reads_c_when_beta_is_zero",
-                                        "swapped_roles", "grid_too_small",
-                                        "wrong_leading_dimension_of_a_or_b", "transposed"};
+                                        "swapped_roles",
+                                        "grid_too_small",
+                                        "wrong_leading_dimension_of_a_or_b",
+                                        "transposed"};
   if (r.ambiguous() || !r.cause_is_model) return false;
   for (const char* m : kModels)
     if (r.cause_id == m) return true;
@@ -995,7 +1007,8 @@ void diagnose(const GemmRun& run, bool bf16, VerifyReport& report, const std::st
   for (const std::vector<GemmShape>& set : probe_sets()) {
     try {
       f.readings.clear();
-      for (std::size_t n = 0; n < set.size(); ++n) f.readings.push_back(read_shape(p, set[n], n != 1));
+      for (std::size_t n = 0; n < set.size(); ++n)
+        f.readings.push_back(read_shape(p, set[n], n != 1));
       scalars(p, f.readings.front(), f);
       break;
     } catch (const std::invalid_argument&) {

@@ -1,6 +1,6 @@
 /// \file diagnosis.hpp
-/// \brief Why a GEMM is wrong: the kernel run again on inputs designed to answer questions (probes),
-/// the index map read from the answers, and the cause named in the learner's terms.
+/// \brief Why a GEMM is wrong: the kernel run again on inputs designed to answer questions
+/// (probes), the index map read from the answers, and the cause named in the learner's terms.
 ///
 /// When a check fails, diagnose() re-runs the same kernel (a GemmRun, common/gemm_job.hpp) on
 /// small-integer inputs, exact in FP32 and in bf16:

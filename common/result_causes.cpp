@@ -126,37 +126,6 @@ class Evidence {
   std::vector<int> compared_;  // row -> its index among the compared rows, or -1
 };
 
-// How far a model is from the right result: it differs where one element is out of its bound, or
-// where all of them together break the relative Frobenius limit (what fails a result whose
-// elements each stay inside their bounds, as when a sum cancels).
-struct Departure {
-  bool element = false;
-  double err2 = 0, ref2 = 0;
-  void add(double model, double ref, double bound) {
-    if (!close(model, ref, bound)) element = true;
-    err2 += (model - ref) * (model - ref);
-    ref2 += ref * ref;
-  }
-  bool differs(const Tolerance& t) const {
-    return element || (ref2 > 0 ? std::sqrt(err2 / ref2) : std::sqrt(err2)) > t.frobenius;
-  }
-};
-
-// Does `model(ri, i, j)` explain every compared element within its bound (and differ from R)?
-bool explains(const Evidence& e, const std::function<double(std::size_t, int, int)>& model) {
-  Departure d;
-  for (std::size_t ri = 0; ri < e.c.rows.size(); ++ri) {
-    for (int j = 0; j < e.N; ++j) {
-      const double m = model(ri, e.c.rows[ri], j);
-      const double got = e.got(e.c.rows[ri], j);
-      const double bound = e.c.bound(ri, j) + e.p.tol.element * std::fabs(m);
-      if (!close(got, m, bound)) return false;
-      d.add(m, e.c.R(ri, j), e.c.bound(ri, j));
-    }
-  }
-  return d.differs(e.p.tol);
-}
-
 std::string join(const std::vector<std::string>& parts, const std::string& sep,
                  const std::string& last_sep) {
   std::string out;
@@ -607,6 +576,5 @@ Cause likely_cause(const Problem& p, const Compared& c, const VerifyReport& r,
 const std::vector<std::string>& diagnosis_detectors() {
   return verify_detail::detector_names();
 }
-
 
 }  // namespace course

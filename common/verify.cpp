@@ -292,7 +292,6 @@ std::vector<bf16> make_guarded_output(const GemmShape& s, const std::vector<bf16
   return guarded_output<Bf16>(s, C0);
 }
 
-
 namespace {
 
 // The check of a result of precision P: the canaries, then the core on the problem in float, with

@@ -13,15 +13,12 @@
 ///   for NaN, for being unwritten, and the canaries are all checked).
 ///
 /// A failure reports the first mismatches as (row, col, got, expected), a map of the wrong tiles,
-/// and the likely cause. The cause comes from an ordered list of detectors (diagnosis_detectors()),
-/// each of which models one typical mistake and checks whether the model explains the result: C or
-/// an operand indexed with the wrong row stride, x and y roles swapped, a grid too small, a skipped
-/// partial tile along K, a wrong shuffle source in a quad, 8 x 8 fragment blocks in the wrong
-/// place, alpha and beta mixed up, and more. The first that fits names the cause; specific patterns
-/// are tried before generic ones. On a shape too small to tell causes apart (the one element of a
-/// 1x1x1 problem fits several models) the report names every cause that fits
-/// (VerifyReport::candidates), and check_gemm() (common/gemm_check.hpp) then runs the kernel on a
-/// probe shape that tells them apart.
+/// and the likely cause as the result alone shows it: the models of common/result_causes.cpp that
+/// account for every compared element (C or an operand indexed with the wrong row stride, x and y
+/// roles swapped, a grid too small, C written transposed, writes outside C), then the plain facts
+/// (NaN, elements never written). When the kernel can be run again, check_gemm() replaces that
+/// cause with what probes of the kernel show (common/diagnosis.hpp): which rows, columns and k
+/// each element used, and how alpha and beta were applied.
 #pragma once
 
 #include "common/gemm.hpp"
@@ -94,12 +91,12 @@ struct VerifyReport {
   std::vector<Mismatch> mismatches;  ///< the first few
   std::string tile_map;              ///< which tiles are wrong, as text
   std::string cause;                 ///< the likely cause, or "" when passed
-  /// The detector that named the cause ("skipped_k_tail", see diagnosis_detectors()), or "" when
-  /// passed or when no detector recognised the pattern.
+  /// The detector that named the cause ("swapped_roles", see diagnosis_detectors()), "probe" when
+  /// the probes of common/diagnosis.hpp named it, or "" when passed or nothing recognised it.
   std::string cause_id;
   /// When this shape cannot tell causes apart (a 1 x 1 x 1 problem whose one element several
   /// mistakes explain alike): every detector whose model explains the result, cause_id first.
-  /// Empty when one cause fits. A larger, ragged shape tells them apart: see add_probe_result().
+  /// Empty when one cause fits. The probes tell them apart (common/diagnosis.hpp).
   std::vector<std::string> candidates;
   /// True when the cause is a model that accounts for every compared element (C indexed with
   /// the wrong row stride, say), not a pattern that merely fits.
@@ -116,9 +113,10 @@ VerifyReport verify_gemm(const GemmShape& s, const std::vector<float>& A,
                          const std::vector<float>& B, const std::vector<float>& C0,
                          const std::vector<float>& guarded_out, const VerifyOptions& options = {});
 
-/// The names of the detectors the diagnosis tries, in the order it tries them: the first whose
-/// model fits the result names the likely cause (VerifyReport::cause_id). Specific patterns come
-/// before generic ones, so that a result both would explain gets the specific name.
+/// The names of the detectors the result's own diagnosis tries (common/result_causes.cpp), in the
+/// order it tries them: the first whose model fits the result names the likely cause
+/// (VerifyReport::cause_id). Specific patterns come before generic ones, so that a result both
+/// would explain gets the specific name.
 const std::vector<std::string>& diagnosis_detectors();
 
 /// Checks a bf16 result: A (M x K), B (N x K, K-major), C0 and the guarded output in bf16.

@@ -46,7 +46,6 @@ inline std::string explain_quads(const course::ProbeFindings& f, const std::stri
 }
 
 /// Registered once, by every program that includes this header.
-inline const bool kQuadExplainerRegistered =
-    course::register_explainer("08", explain_quads);
+inline const bool kQuadExplainerRegistered = course::register_explainer("08", explain_quads);
 
 }  // namespace lesson08

@@ -28,8 +28,10 @@ inline void a_registers(const course::ProbeReading& r, int k, const std::vector<
       const bool same_block = a_row[e] / 16 == i / 16 && a_k[e] / 16 == k / 16 &&
                               a_row[e] % 8 == i % 8 && a_k[e] % 8 == k % 8;
       const int h = same_block ? (a_row[e] % 16) / 8 + 2 * ((a_k[e] % 16) / 8) : -2;
-      if (held[q] == -1) held[q] = h;
-      else if (held[q] != h) held[q] = -2;
+      if (held[q] == -1)
+        held[q] = h;
+      else if (held[q] != h)
+        held[q] = -2;
     }
 }
 
@@ -65,9 +67,12 @@ inline std::string explain_fragments(const course::ProbeFindings& f,
     for (int j = 0; j < r.s.N && only_cross; ++j) {
       const std::size_t e = r.at(i, j);
       if (r.a_row[e] < 0) continue;
-      if (r.a_row[e] != i) only_cross = false;
-      else if (r.a_k[e] == (r.k0 ^ 8)) crossed = true;
-      else if (r.a_k[e] != r.k0) only_cross = false;
+      if (r.a_row[e] != i)
+        only_cross = false;
+      else if (r.a_k[e] == (r.k0 ^ 8))
+        crossed = true;
+      else if (r.a_k[e] != r.k0)
+        only_cross = false;
     }
   if (crossed && only_cross)
     return "k 0-7 and 8-15 of every 16-wide k step meet crosswise (A's k = B's k ^ 8): the two "

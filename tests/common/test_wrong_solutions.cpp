@@ -35,8 +35,8 @@ bool names(const std::string& line, const std::vector<std::string>& expect) {
 
 // The grader's loop: the first shape of the grid that fails, with its report.
 course::VerifyReport grade(const wrong::Case& c) {
-  const std::vector<course::GemmShape> grid = c.bf16 ? course::shape_grid<course::Bf16>(false)
-                                                     : course::shape_grid<course::Fp32>(false);
+  const std::vector<course::GemmShape> grid =
+      c.bf16 ? course::shape_grid<course::Bf16>(false) : course::shape_grid<course::Fp32>(false);
   for (const course::GemmShape& s : grid) {
     course::VerifyOptions options;
     options.lesson = c.lesson;  // as in the lesson's grader: its explainers only
