@@ -126,6 +126,22 @@ class Evidence {
   std::vector<int> compared_;  // row -> its index among the compared rows, or -1
 };
 
+// How far a model is from the right result: it differs where one element is out of its bound, or
+// where all of them together break the relative Frobenius limit (what fails a result whose
+// elements each stay inside their bounds, as when a sum cancels).
+struct Departure {
+  bool element = false;
+  double err2 = 0, ref2 = 0;
+  void add(double model, double ref, double bound) {
+    if (!close(model, ref, bound)) element = true;
+    err2 += (model - ref) * (model - ref);
+    ref2 += ref * ref;
+  }
+  bool differs(const Tolerance& t) const {
+    return element || (ref2 > 0 ? std::sqrt(err2 / ref2) : std::sqrt(err2)) > t.frobenius;
+  }
+};
+
 std::string join(const std::vector<std::string>& parts, const std::string& sep,
                  const std::string& last_sep) {
   std::string out;
