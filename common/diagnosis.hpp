@@ -75,6 +75,11 @@ struct ProbeFindings {
   double ones_scale = NAN, ones_swapped = NAN;
 };
 
+/// The course-wide reading of the findings (common/diagnosis_words.cpp): the cause in one line,
+/// its fix after " -> ", or "" when the probes show nothing the result alone does not say. What
+/// the explainers get as `generic`.
+std::string course_wide_cause(const ProbeFindings& findings);
+
 /// A lesson's reading of the findings in its own terms: the cause (one short line, the fix after
 /// " -> "), or "" when the lesson does not recognise them. `generic` is what the course-wide
 /// inference would say.
