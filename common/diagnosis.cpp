@@ -1,5 +1,6 @@
 #include "common/diagnosis.hpp"
 
+#include "common/bits.hpp"
 #include "common/random.hpp"
 
 #include <algorithm>
@@ -16,17 +17,6 @@ namespace {
 
 // ---- Jobs ------------------------------------------------------------------------------------
 
-float float_bits(std::uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
-std::uint32_t bits(float f) {
-  std::uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
-
 // What C holds before a probe where no element may stay as it was: a finite value no probe
 // produces (the probes' products are never negative), so that 0 * it stays 0 for a kernel that
 // reads C when beta == 0.
@@ -36,22 +26,9 @@ constexpr float kUnwritten = -100.0f;
 constexpr long kUnknown = ProbeReading::kUnknown;
 
 using bf16_t = bf16;
-// bf16 is the top half of a float: both ways are exact for the values the probes use, and keep
-// the canaries' and the poison's NaN payloads.
-float widen_bits(bf16_t h) {
-  std::uint16_t u;
-  std::memcpy(&u, &h, sizeof u);
-  return float_bits(static_cast<std::uint32_t>(u) << 16);
-}
-bf16_t narrow_bits(float f) {
-  const std::uint16_t u = static_cast<std::uint16_t>(bits(f) >> 16);
-  bf16_t h;
-  std::memcpy(static_cast<void*>(&h), &u, sizeof h);
-  return h;
-}
 
 float canary(bool bf16) {
-  return bf16 ? float_bits(static_cast<std::uint32_t>(kCanaryBf16) << 16) : float_bits(kCanaryF32);
+  return bf16 ? float_of(static_cast<std::uint32_t>(kCanaryBf16) << 16) : float_of(kCanaryF32);
 }
 
 // Elements before and after A and B, so that an index past them reads a known code.
@@ -84,11 +61,11 @@ float C_of(const GemmJob& g, std::size_t e) {
   return g.out[g.c_at + e];
 }
 long canaries_hit(const GemmJob& g) {
-  const std::uint32_t c = bits(canary(g.bf16));
+  const std::uint32_t c = bits_of(canary(g.bf16));
   const std::size_t MN = static_cast<std::size_t>(g.s.M) * g.s.N;
   long n = 0;
   for (std::size_t x = 0; x < g.out.size(); ++x)
-    if ((x < g.c_at || x >= g.c_at + MN) && bits(g.out[x]) != c) ++n;
+    if ((x < g.c_at || x >= g.c_at + MN) && bits_of(g.out[x]) != c) ++n;
   return n;
 }
 
@@ -367,7 +344,7 @@ void scalars(Prober& p, const ProbeReading& r, ProbeFindings& f) {
   measure(2.0f, 0.0f, f.x20, unused);
   measure(0.0f, 1.0f, f.x01, f.y01);
   measure(2.0f, 3.0f, f.x23, f.y23);
-  GemmJob nan = job(1.0f, 0.0f, float_bits(kPoisonF32), false);
+  GemmJob nan = job(1.0f, 0.0f, float_of(kPoisonF32), false);
   p.go(nan);
   for (std::size_t e : right)
     if (std::isnan(C_of(nan, e))) f.reads_c_when_beta0 = true;
@@ -501,10 +478,10 @@ VerifyReport check_random(const GemmRun& run, const GemmShape& s, bool bf16,
     for (std::size_t x = 0; x < C.size(); ++x) C[x] = __float2bfloat16(C0[x]);
     const std::vector<bf16_t> guarded = make_guarded_output(s, C);
     g.out.resize(guarded.size());
-    for (std::size_t x = 0; x < guarded.size(); ++x) g.out[x] = widen_bits(guarded[x]);
+    for (std::size_t x = 0; x < guarded.size(); ++x) g.out[x] = widen(guarded[x]);
     run(g);
     std::vector<bf16_t> out(g.out.size());
-    for (std::size_t x = 0; x < out.size(); ++x) out[x] = narrow_bits(g.out[x]);
+    for (std::size_t x = 0; x < out.size(); ++x) out[x] = narrow(g.out[x]);
     r = verify_gemm(s, A, B, C, out, options);
   }
   return r;

@@ -1,13 +1,11 @@
 #include "common/gemm_check.hpp"
 
+#include "common/bits.hpp"
 #include "common/buffers.hpp"
 #include "common/check.hpp"
 #include "common/cublas_gemm.hpp"
 #include "common/diagnosis.hpp"
 #include "common/random.hpp"
-
-#include <cstdint>
-#include <cstring>
 
 namespace course {
 
@@ -35,18 +33,12 @@ template std::vector<GemmShape> shape_grid<Bf16>(bool);
 
 namespace {
 
-// Element type <-> float, bit for bit (bf16 is the top half of a float): the canaries' and the
-// poison's NaN payloads survive the trip.
+// Element type <-> float, bit for bit (common/bits.hpp): the marks' NaN payloads survive.
 float to_float(float v) {
   return v;
 }
 float to_float(bf16 v) {
-  std::uint16_t u;
-  std::memcpy(&u, &v, sizeof u);
-  const std::uint32_t w = static_cast<std::uint32_t>(u) << 16;
-  float f;
-  std::memcpy(&f, &w, sizeof f);
-  return f;
+  return widen(v);
 }
 template <class T>
 T from_float(float v);
@@ -56,12 +48,7 @@ float from_float<float>(float v) {
 }
 template <>
 bf16 from_float<bf16>(float v) {
-  std::uint32_t w;
-  std::memcpy(&w, &v, sizeof w);
-  const std::uint16_t u = static_cast<std::uint16_t>(w >> 16);
-  bf16 h;
-  std::memcpy(static_cast<void*>(&h), &u, sizeof h);
-  return h;
+  return narrow(v);
 }
 template <class T>
 std::vector<T> elements(const std::vector<float>& v) {

@@ -1,5 +1,6 @@
 #include "common/verify.hpp"
 
+#include "common/bits.hpp"
 #include "common/precision.hpp"
 #include "common/verify_detail.hpp"
 
@@ -15,31 +16,11 @@
 namespace course {
 namespace {
 
-using verify_detail::bits_of;  // the float one; the bf16 one is below
 using verify_detail::Cause;
 using verify_detail::close;
 using verify_detail::Compared;
 using verify_detail::MatD;
 using verify_detail::Problem;
-float float_of(std::uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
-std::uint16_t bits_of(bf16 h) {
-  std::uint16_t u;
-  std::memcpy(&u, &h, sizeof u);
-  return u;
-}
-bf16 bf16_of(std::uint16_t u) {
-  bf16 h;
-  std::memcpy(static_cast<void*>(&h), &u, sizeof h);
-  return h;
-}
-// bf16 is the top half of a float: widening is a shift, exact, and keeps NaN payloads.
-float widen(bf16 h) {
-  return float_of(static_cast<std::uint32_t>(bits_of(h)) << 16);
-}
 float widen(float f) {
   return f;
 }

@@ -3,6 +3,7 @@
 /// the result's own causes (common/result_causes.cpp) read. Not for lessons or graders.
 #pragma once
 
+#include "common/bits.hpp"
 #include "common/verify.hpp"
 
 #include <Eigen/Dense>
@@ -17,12 +18,6 @@ namespace course {
 namespace verify_detail {
 
 using MatD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-inline std::uint32_t bits_of(float f) {
-  std::uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
 
 // Everything the checks need, in float (bf16 inputs are widened exactly).
 struct Problem {

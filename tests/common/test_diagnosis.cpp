@@ -8,6 +8,7 @@
 // test_gpu_harness.cpp).
 #include "catch_compat.hpp"
 
+#include "common/bits.hpp"
 #include "common/diagnosis.hpp"
 #include "common/gemm_check.hpp"
 #include "common/random.hpp"
@@ -17,8 +18,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdint>
-#include <cstring>
 #include <stdexcept>
 #include <cmath>
 #include <functional>
@@ -205,25 +204,15 @@ struct RunBf16 {
     B = narrow(g->B, g->b_at, static_cast<std::size_t>(s.N) * s.K);
     out = narrow(g->out, 0, g->out.size());
   }
-  // Bit for bit (the canaries' NaN payloads kept): bf16 is the top half of a float.
+  // Bit for bit (the canaries' NaN payloads kept): common/bits.hpp.
   static std::vector<bf16> narrow(const std::vector<float>& v, std::size_t from, std::size_t n) {
     std::vector<bf16> h(n);
-    for (std::size_t x = 0; x < n; ++x) {
-      std::uint32_t w;
-      std::memcpy(&w, &v[from + x], sizeof w);
-      const std::uint16_t u = static_cast<std::uint16_t>(w >> 16);
-      std::memcpy(static_cast<void*>(&h[x]), &u, sizeof u);
-    }
+    for (std::size_t x = 0; x < n; ++x) h[x] = course::narrow(v[from + x]);
     return h;
   }
   static std::vector<float> widen(const std::vector<bf16>& h) {
     std::vector<float> v(h.size());
-    for (std::size_t x = 0; x < h.size(); ++x) {
-      std::uint16_t u;
-      std::memcpy(&u, &h[x], sizeof u);
-      const std::uint32_t w = static_cast<std::uint32_t>(u) << 16;
-      std::memcpy(&v[x], &w, sizeof w);
-    }
+    for (std::size_t x = 0; x < h.size(); ++x) v[x] = course::widen(h[x]);
     return v;
   }
   explicit RunBf16(const GemmShape& shape) : s(shape), band(course::guard_band(shape.M, shape.N)) {
