@@ -102,7 +102,10 @@ void diagnose(const GemmRun& run, bool bf16, VerifyReport& report, const std::st
 /// against Eigen, and, when it fails, diagnose() with the explainers of options.lesson.
 /// check_gemm() calls it with the GPU kernel; the tests of the diagnosis with kernels emulated on
 /// the CPU.
+/// `kernel`: what identifies the kernel (its function's address), or nullptr: the probes do not
+/// depend on the failing shape, so a kernel is probed once per program, and a later failure of
+/// the same kernel gets the same cause without running them again.
 VerifyReport check_gemm_run(const GemmRun& run, const GemmShape& shape, bool bf16,
-                            const VerifyOptions& options = {});
+                            const VerifyOptions& options = {}, const void* kernel = nullptr);
 
 }  // namespace course

@@ -78,7 +78,10 @@ GemmRun on_device(const GemmFn<P>& gemm) {
 // (check_gemm_run, common/diagnosis.hpp) with the kernel on the device.
 template <class P>
 VerifyReport check(const GemmFn<P>& gemm, const GemmShape& s, const VerifyOptions& options) {
-  return check_gemm_run(on_device<P>(gemm), s, P::kBLayout == BLayout::kNByK, options);
+  // A launcher passed as a function (&lesson05::tiled_sgemm<16>) is probed once per program.
+  const GemmLauncher<P>* f = gemm.template target<GemmLauncher<P>>();
+  return check_gemm_run(on_device<P>(gemm), s, P::kBLayout == BLayout::kNByK, options,
+                        f != nullptr ? reinterpret_cast<const void*>(*f) : nullptr);
 }
 
 template <class P>
