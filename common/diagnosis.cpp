@@ -22,6 +22,10 @@ namespace {
 // reads C when beta == 0.
 constexpr float kUnwritten = -100.0f;
 
+// What C holds to see whether it is read when beta == 0: a signalling NaN (in FP32 and, its top
+// half, in bf16); arithmetic on it gives a quiet NaN, other bits.
+constexpr std::uint32_t kNaNInC = 0x7FA15EEDu;
+
 // A flat index the probes could not read.
 constexpr long kUnknown = ProbeReading::kUnknown;
 
@@ -119,14 +123,20 @@ struct Prober {
     }
   }
 
-  // A and B all ones, C filled with `fill`: got / K when every element holds the same, else NaN.
-  double ones(const GemmShape& s, float alpha, float beta, float fill) {
+  // A job with A and B all ones, C filled with `fill`.
+  GemmJob all_ones(const GemmShape& s, float alpha, float beta, float fill) {
     GemmJob g = blank(s, bf16, fill);
     g.s.alpha = alpha, g.s.beta = beta;
     for (int i = 0; i < s.M; ++i)
       for (int k = 0; k < s.K; ++k) A_at(g, i, k) = 1.0f;
     for (int k = 0; k < s.K; ++k)
       for (int j = 0; j < s.N; ++j) B_at(g, k, j) = 1.0f;
+    return g;
+  }
+
+  // All ones, C filled with `fill`: got / K when every element holds the same, else NaN.
+  double ones(const GemmShape& s, float alpha, float beta, float fill) {
+    GemmJob g = all_ones(s, alpha, beta, fill);
     go(g);
     const double first = C_of(g, 0);
     for (std::size_t e = 0; e < static_cast<std::size_t>(s.M) * s.N; ++e)
@@ -300,6 +310,24 @@ void fit(const std::vector<double>& got, const std::vector<double>& P, const std
 }
 
 void scalars(Prober& p, const ProbeReading& r, ProbeFindings& f) {
+  // C read when beta == 0: A and B all ones, C NaN (0 * NaN is NaN), then C small codes (added
+  // as they are: beta ignored).
+  {
+    const std::size_t MN = static_cast<std::size_t>(r.s.M) * r.s.N;
+    GemmJob nan = p.all_ones(r.s, 1.0f, 0.0f, float_of(kNaNInC));
+    p.go(nan);
+    GemmJob coded = p.all_ones(r.s, 1.0f, 0.0f, 0.0f);
+    for (std::size_t e = 0; e < MN; ++e) coded.out[coded.c_at + e] = static_cast<float>(1 + e % 7);
+    p.go(coded);
+    bool added = true;
+    for (std::size_t e = 0; e < MN; ++e) {
+      const float v = C_of(nan, e);  // the NaN left as it was: never written, not read
+      const std::uint32_t kept = p.bf16 ? 0xFFFF0000u : 0xFFFFFFFFu;  // bf16: the top half
+      if (std::isnan(v) && (bits_of(v) & kept) != (kNaNInC & kept)) f.reads_c_when_beta0 = true;
+      added = added && C_of(coded, e) == r.s.K + 1.0 + static_cast<double>(e % 7);
+    }
+    f.c_added_when_beta0 = added && (!p.bf16 || r.s.K + 8 <= 256);
+  }
   // All ones: how A*B comes out with alpha = 1 (its scale), and with alpha = 0, beta = 2 and C
   // zero (2: beta * A*B, alpha and beta swapped; 1: alpha ignored). Exact for K <= 128 in bf16.
   if (!p.bf16 || r.s.K <= 128) {
@@ -344,10 +372,6 @@ void scalars(Prober& p, const ProbeReading& r, ProbeFindings& f) {
   measure(2.0f, 0.0f, f.x20, unused);
   measure(0.0f, 1.0f, f.x01, f.y01);
   measure(2.0f, 3.0f, f.x23, f.y23);
-  GemmJob nan = job(1.0f, 0.0f, float_of(kPoisonF32), false);
-  p.go(nan);
-  for (std::size_t e : right)
-    if (std::isnan(C_of(nan, e))) f.reads_c_when_beta0 = true;
 }
 
 // The explainers the lessons registered.

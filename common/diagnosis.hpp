@@ -69,6 +69,7 @@ struct ProbeFindings {
   /// Fitted `got = x * (A·B) + y * C` for alpha, beta = (2, 0), (0, 1), (2, 3); NaN when unknown.
   double x20 = 0, x01 = 0, y01 = 0, x23 = 0, y23 = 0;
   bool reads_c_when_beta0 = false;  ///< beta == 0 and C full of NaN gave NaN
+  bool c_added_when_beta0 = false;  ///< beta == 0 and C holding codes gave A*B + C
   /// A and B all ones: every element / K, when all are alike (else NaN), with alpha = 1 and
   /// beta = 0 (1: the products' scale is right), and with alpha = 0, beta = 2, C zero (0 when
   /// alpha and beta are where they belong, 2 when they are swapped).

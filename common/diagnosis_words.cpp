@@ -476,6 +476,9 @@ std::string counts_words(const ProbeReading& r, bool& every) {
 std::string course_wide_cause(const ProbeFindings& f) {
   const ProbeReading& r = f.readings.front();
   const std::size_t MN = static_cast<std::size_t>(r.s.M) * r.s.N;
+  if (f.c_added_when_beta0)
+    return "beta is ignored: C is added unscaled, even when beta == 0 (acc + C) -> store alpha * "
+           "acc + beta * C, and read C only when beta != 0";
   if (f.reads_c_when_beta0)
     return "the kernel reads C when beta == 0 (C may hold NaN then, and 0 * NaN is NaN) -> when "
            "beta == 0 "

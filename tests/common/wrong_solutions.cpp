@@ -90,6 +90,30 @@ std::vector<Case> make_cases() {
              g.out[g.c_at + i * g.s.N + j] = v;
            }
        }});
+  c.push_back({"03",
+               "beta ignored, C added always",
+               "c = alpha * acc + c",
+               false,
+               {"beta is ignored", "even when beta == 0"},
+               [](GemmJob& g) {
+                 for (long i = 0; i < g.s.M; ++i)
+                   for (long j = 0; j < g.s.N; ++j) {
+                     float& o = g.out[g.c_at + i * g.s.N + j];
+                     o = g.s.alpha * dot(g, i, j) + o;
+                   }
+               }});
+  c.push_back({"03",
+               "C read when beta == 0",
+               "c = alpha * acc + beta * c, always",
+               false,
+               {"reads C when beta == 0"},
+               [](GemmJob& g) {
+                 for (long i = 0; i < g.s.M; ++i)
+                   for (long j = 0; j < g.s.N; ++j) {
+                     float& o = g.out[g.c_at + i * g.s.N + j];
+                     o = g.s.alpha * dot(g, i, j) + g.s.beta * o;
+                   }
+               }});
   // ---- 04 coalescing: the row from y, the column from x -------------------------------------
   c.push_back({"04",
                "A read transposed",
