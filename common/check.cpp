@@ -1,7 +1,10 @@
 #include "common/check.hpp"
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 namespace course {
 
@@ -58,6 +61,35 @@ void check_launch(const char* file, int line) {
     if (err != cudaSuccess)
       throw_cuda_error(err, "kernel execution (COURSE_SYNC_LAUNCH=1)", file, line);
   }
+}
+
+void wait_for_gpu(const char* what, double limit_s) {
+  cudaEvent_t done;
+  CUDA_CHECK(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
+  CUDA_CHECK(cudaEventRecord(done));
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    const cudaError_t err = cudaEventQuery(done);
+    if (err == cudaSuccess) break;
+    if (err != cudaErrorNotReady) {
+      cudaEventDestroy(done);
+      throw_cuda_error(err, what, __FILE__, __LINE__);
+    }
+    const double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (waited > limit_s) {
+      std::fprintf(stdout,
+                   "\nFAILED: %s did not finish within %.0f s: the kernel never ends (a loop whose "
+                   "index never reaches its bound, a barrier or a wait that some threads never "
+                   "reach). Stopped.\n",
+                   what, limit_s);
+      std::fflush(stdout);
+      std::fprintf(stderr, "%s: hung for %.0f s, stopped\n", what, limit_s);
+      std::_Exit(3);
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  CUDA_CHECK(cudaEventDestroy(done));
 }
 
 }  // namespace course

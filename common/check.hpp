@@ -39,6 +39,17 @@ bool sync_after_launch();
 /// CHECK_LAUNCH's work: the launch error, then (with COURSE_SYNC_LAUNCH=1) the kernel's own.
 void check_launch(const char* file, int line);
 
+/// How long a grader waits for one kernel of a test before it calls it hung, in seconds.
+constexpr double kKernelTimeLimitSeconds = 10.0;
+
+/// Waits for the work queued on the device so far, at most `limit_s` seconds: a kernel that never
+/// ends (a loop whose index never reaches its bound, a wait for a flag nobody sets) cannot be
+/// stopped from the host, so past the limit this prints what happened, naming `what`, and ends
+/// the program with exit code 3; the driver then stops the kernel. Graders call it instead of
+/// cudaDeviceSynchronize() after the learner's kernels, before anything is copied back.
+/// 	hrows CudaError when the kernel failed (an illegal address, say)
+void wait_for_gpu(const char* what, double limit_s = kKernelTimeLimitSeconds);
+
 }  // namespace course
 
 /// Checks a CUDA runtime call; throws course::CudaError naming the source file and line, the call

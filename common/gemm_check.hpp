@@ -25,19 +25,18 @@ template <class P>
 std::vector<GemmShape> shape_grid(bool large = true);
 
 /// Runs `gemm` once on random inputs (seeded from the run seed and the shape) with the output
-/// poisoned and guarded by canaries, waits for it, and checks it against Eigen.
+/// poisoned and guarded by canaries, waits for it (at most kKernelTimeLimitSeconds: a kernel that
+/// never ends stops the program with a message), and checks it against Eigen.
 ///
-/// When it fails on a shape too small to tell the possible causes apart (VerifyReport::ambiguous(),
-/// a 1 x 1 x 1 problem, say), it runs `gemm` once more on the first of probe_shapes() that the
-/// kernel accepts (a launcher that refuses a shape throws std::invalid_argument, and the next one
-/// is tried) and adds what that shape shows to VerifyReport::cause. The verdict is the first
-/// shape's.
-/// A CUDA error in the kernel throws course::CudaError; a stub throws course::NotImplemented.
+/// When it fails, the same kernel is run again on probes (diagnose(), common/diagnosis.hpp):
+/// inputs designed so that the result shows which rows, columns and k each element of C used, and
+/// how alpha and beta were applied; VerifyReport::cause then names the mistake. The verdict is the
+/// first run's. A CUDA error in the kernel throws course::CudaError; a stub throws
+/// course::NotImplemented.
 VerifyReport check_gemm(const GemmFn<Fp32>& gemm, const GemmShape& shape,
                         const VerifyOptions& options = {});
 
-/// The same for a bf16 GEMM (A M x K, B N x K, C M x N in bf16), probing with probe_shapes(true)
-/// (every K a multiple of 8).
+/// The same for a bf16 GEMM (A M x K, B N x K, C M x N in bf16).
 VerifyReport check_gemm(const GemmFn<Bf16>& gemm, const GemmShape& shape,
                         const VerifyOptions& options = {});
 

@@ -13,18 +13,16 @@
 ///   for NaN, for being unwritten, and the canaries are all checked).
 ///
 /// A failure reports the first mismatches as (row, col, got, expected), a map of the wrong tiles,
-/// and the likely cause. The cause comes from an ordered list of detectors (diagnosis_detectors()),
-/// each of which models one typical mistake and checks whether the model explains the result: C or
-/// an operand indexed with the wrong row stride, x and y roles swapped, a grid too small, a skipped
-/// partial tile along K, a wrong shuffle source in a quad, 8 x 8 fragment blocks in the wrong
-/// place, alpha and beta mixed up, and more. The first that fits names the cause; specific patterns
-/// are tried before generic ones. On a shape too small to tell causes apart (the one element of a
-/// 1x1x1 problem fits several models) the report names every cause that fits
-/// (VerifyReport::candidates), and check_gemm() (common/gemm_check.hpp) then runs the kernel on a
-/// probe shape that tells them apart.
+/// and the likely cause as the result alone shows it: the models of common/result_causes.cpp that
+/// account for every compared element (C or an operand indexed with the wrong row stride, x and y
+/// roles swapped, a grid too small, C written transposed, writes outside C), then the plain facts
+/// (NaN, elements never written). When the kernel can be run again, check_gemm() replaces that
+/// cause with what probes of the kernel show (common/diagnosis.hpp): which rows, columns and k
+/// each element used, and how alpha and beta were applied.
 #pragma once
 
 #include "common/gemm.hpp"
+#include "common/gemm_shape.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -32,24 +30,6 @@
 #include <vector>
 
 namespace course {
-
-/// The problem: M x N x K, and the scalars of `C = alpha * A * B + beta * C`.
-struct GemmShape {
-  int M = 1, N = 1, K = 1;
-  float alpha = 1.0f, beta = 0.0f;
-  /// "M=257 N=255 K=300 alpha=1.5 beta=-0.75"
-  std::string str() const;
-};
-
-/// How close is close enough.
-struct Tolerance {
-  double element = 0;    ///< per-element factor (times |alpha|·(|A||B|)ij + |beta·C0ij|)
-  double frobenius = 0;  ///< limit on ‖C − R‖ / ‖R‖
-  /// FP32: 1e-5 · √K for both (rounding error of a K-term sum grows like √K).
-  static Tolerance fp32(int K);
-  /// bf16 output with FP32 accumulation: 1e-2 (bf16 keeps 8 significant bits).
-  static Tolerance bf16();
-};
 
 /// The bit patterns the checks plant: a NaN that marks "never written", another that marks the
 /// canary bands around C. Both are quiet NaNs, so no arithmetic can produce them by chance.
@@ -86,6 +66,9 @@ struct VerifyOptions {
   int max_listed = 8;
   /// A name for the report ("naive_sgemm", say).
   std::string label;
+  /// The lesson ("08") whose explainers word the diagnosis (common/diagnosis.hpp); "" for every
+  /// one the program registered. A grader registers only its own lesson's.
+  std::string lesson;
 };
 
 /// What a check found. `passed` is the verdict; describe() is the diagnosis for people.
@@ -108,13 +91,16 @@ struct VerifyReport {
   std::vector<Mismatch> mismatches;  ///< the first few
   std::string tile_map;              ///< which tiles are wrong, as text
   std::string cause;                 ///< the likely cause, or "" when passed
-  /// The detector that named the cause ("skipped_k_tail", see diagnosis_detectors()), or "" when
-  /// passed or when no detector recognised the pattern.
+  /// The detector that named the cause ("swapped_roles", see diagnosis_detectors()), "probe" when
+  /// the probes of common/diagnosis.hpp named it, or "" when passed or nothing recognised it.
   std::string cause_id;
   /// When this shape cannot tell causes apart (a 1 x 1 x 1 problem whose one element several
   /// mistakes explain alike): every detector whose model explains the result, cause_id first.
-  /// Empty when one cause fits. A larger, ragged shape tells them apart: see add_probe_result().
+  /// Empty when one cause fits. The probes tell them apart (common/diagnosis.hpp).
   std::vector<std::string> candidates;
+  /// True when the cause is a model that accounts for every compared element (C indexed with
+  /// the wrong row stride, say), not a pattern that merely fits.
+  bool cause_is_model = false;
   /// True when the result is explained by more than one cause at this shape.
   bool ambiguous() const { return candidates.size() > 1; }
   /// The full diagnosis: verdict, counts, errors, first mismatches, tile map, likely cause.
@@ -127,24 +113,11 @@ VerifyReport verify_gemm(const GemmShape& s, const std::vector<float>& A,
                          const std::vector<float>& B, const std::vector<float>& C0,
                          const std::vector<float>& guarded_out, const VerifyOptions& options = {});
 
-/// The names of the detectors the diagnosis tries, in the order it tries them: the first whose
-/// model fits the result names the likely cause (VerifyReport::cause_id). Specific patterns come
-/// before generic ones, so that a result both would explain gets the specific name.
+/// The names of the detectors the result's own diagnosis tries (common/result_causes.cpp), in the
+/// order it tries them: the first whose model fits the result names the likely cause
+/// (VerifyReport::cause_id). Specific patterns come before generic ones, so that a result both
+/// would explain gets the specific name.
 const std::vector<std::string>& diagnosis_detectors();
-
-/// Problem shapes that tell apart causes a tiny shape cannot: non-square, ragged against every
-/// power-of-two tile, K not a multiple of 32, beta != 0, M and N above one 16 x 16 tile. In order
-/// of preference; a kernel with stricter preconditions (K a multiple of 16, say) takes the first
-/// it accepts. `for_bf16`: every K a multiple of 8, as the bf16 lessons require.
-std::vector<GemmShape> probe_shapes(bool for_bf16 = false);
-
-/// Appends to `first` (a failed check whose shape could not tell its causes apart) what the same
-/// kernel showed on `probe`, a shape that can: "on M=67 N=45 K=37 alpha=1.25 beta=-0.5 the kernel
-/// shows: ...". The verdict of `first` is left as it is.
-void add_probe_result(VerifyReport& first, const VerifyReport& probe);
-
-/// The same when the probe could not run: `why` says what happened.
-void add_probe_failure(VerifyReport& first, const GemmShape& probe, const std::string& why);
 
 /// Checks a bf16 result: A (M x K), B (N x K, K-major), C0 and the guarded output in bf16.
 VerifyReport verify_gemm(const GemmShape& s, const std::vector<bf16>& A, const std::vector<bf16>& B,

@@ -378,7 +378,7 @@ TEST_CASE("vector_add on the GPU: right sums, no write past n", "[gpu][task_2]")
       for (int k = 0; k < kGuard; ++k) init[static_cast<std::size_t>(n) + k] = kCanary;
       course::DeviceBuffer<float> dc(init);
       vector_add(da.data(), db.data(), dc.data(), n, block);
-      CUDA_CHECK(cudaDeviceSynchronize());
+      course::wait_for_gpu("vector_add");
       const std::vector<float> got = dc.to_host();
       long wrong = 0, nan = 0, clobbered = 0;
       std::ostringstream first;
@@ -430,7 +430,7 @@ TEST_CASE("record_thread_coords on the GPU: the records of the emulated launch, 
     for (int k = 0; k < kGuard; ++k) init[cells + k] = canary;
     course::DeviceBuffer<ThreadRecord> d(init);
     record_thread_coords(d.data(), s.width, s.height, s.block_x, s.block_y);
-    CUDA_CHECK(cudaDeviceSynchronize());
+    course::wait_for_gpu("record_thread_coords");
     std::vector<ThreadRecord> got = d.to_host();
     long clobbered = 0;
     for (int k = 0; k < kGuard; ++k) clobbered += !same_record(got[cells + k], canary);

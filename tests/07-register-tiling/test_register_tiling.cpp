@@ -86,7 +86,7 @@ course::GemmFn<course::Fp32> misaligned(course::GemmFn<course::Fp32> fn) {
         CUDA_CHECK(cudaMemcpy(B1.data() + 1, B, b * sizeof(float), cudaMemcpyDeviceToDevice));
         CUDA_CHECK(cudaMemcpy(C1.data() + 1, C, c * sizeof(float), cudaMemcpyDeviceToDevice));
         fn(M, N, K, alpha, A1.data() + 1, B1.data() + 1, beta, C1.data() + 1);
-        CUDA_CHECK(cudaDeviceSynchronize());
+        course::wait_for_gpu("the kernel on misaligned A, B and C");
         CUDA_CHECK(cudaMemcpy(C, C1.data() + 1, c * sizeof(float), cudaMemcpyDeviceToDevice));
       };
 }

@@ -121,7 +121,7 @@ TEST_CASE("warp_broadcast gives every lane its warp's value of src_lane", "[gpu]
     for (int src : sources) {
       course::DeviceBuffer<float> d_in(in), d_out(std::vector<float>(n, std::nanf("")));
       lesson08::warp_broadcast(d_in.data(), d_out.data(), n, src);
-      CUDA_CHECK(cudaDeviceSynchronize());
+      course::wait_for_gpu("warp_broadcast");
       const std::vector<float> out = d_out.to_host();
       int wrong = 0;
       for (int i = 0; i < n && wrong < 3; ++i) {
@@ -156,7 +156,7 @@ TEST_CASE("warp_sums leaves the butterfly's sum in every lane", "[gpu][task_2]")
     }
     course::DeviceBuffer<float> d_in(in), d_out(std::vector<float>(n, std::nanf("")));
     lesson08::warp_sums(d_in.data(), d_out.data(), n);
-    CUDA_CHECK(cudaDeviceSynchronize());
+    course::wait_for_gpu("warp_sums");
     const std::vector<float> out = d_out.to_host();
     int wrong = 0;
     for (int w = 0; w * kWarpSize < n; ++w) {

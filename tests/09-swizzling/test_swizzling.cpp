@@ -367,7 +367,7 @@ TEST_CASE("ragged along one dimension at a time, and the one-float path", "[gpu]
     course::DeviceBuffer<float> shifted(static_cast<std::size_t>(K) * N + 1);
     CUDA_CHECK(cudaMemcpy(shifted.data() + 1, B, sizeof(float) * K * N, cudaMemcpyDeviceToDevice));
     lesson09::swizzled_sgemm(M, N, K, alpha, A, shifted.data() + 1, beta, C);
-    CUDA_CHECK(cudaDeviceSynchronize());  // before `shifted` is freed
+    course::wait_for_gpu("swizzled_sgemm");  // before `shifted` is freed
   };
   course::VerifyOptions options;
   options.label = "swizzled_sgemm, B not 16-byte aligned";

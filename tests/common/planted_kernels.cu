@@ -25,14 +25,22 @@ __global__ void faulty_sgemm(Fault fault, int M, int N, int K, float alpha, cons
   if (col >= N) return;  // even the unguarded kernel keeps its column in range
   float acc = 0.0f;
   if (inside) {
-    for (int k = 0; k < K; ++k) {
-      float a = A[row * K + k];
+    const int a_row =
+        fault == Fault::kSecondSubTile && row % 64 >= 16 && row % 64 < 32 ? row - 16 : row;
+    for (int k = 0; k < K; k += fault == Fault::kKStride2 ? 2 : 1) {
+      float a = A[a_row * K + k];
       if (fault == Fault::kWrongLdA) {
         const long x = static_cast<long>(row) * N + k;  // N where K belongs
         a = x < static_cast<long>(M) * K ? A[x] : 0.0f;
       }
-      acc += a * B[k * N + col];
+      float b = B[k * N + col];
+      if (fault == Fault::kBTransposed) {
+        const long y = static_cast<long>(col) * K + k;  // B taken as N x K
+        b = y < static_cast<long>(K) * N ? B[y] : 0.0f;
+      }
+      acc += a * b;
     }
+    if (fault == Fault::kAlphaTwice) acc *= alpha;
   }
   switch (fault) {
     case Fault::kTransposed:

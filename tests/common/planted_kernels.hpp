@@ -18,6 +18,11 @@ enum class Fault {
   kWrongLdA,         // A read with row stride N instead of K (reads past A give 0, to stay inside)
   kSkipsKTail,       // a 16 x 16 tiled kernel whose K loop runs K / 16 tiles, rounded down
   kQuadWrongSource,  // lesson 08's quad: quad lane q takes its A operand from lane q % 2
+  // Kinds the result alone cannot name, which the probes must:
+  kAlphaTwice,     // alpha * alpha * acc
+  kKStride2,       // for (k = 0; k < K; k += 2): every other term lost
+  kBTransposed,    // B read as B[col * K + k] (reads past B give 0, to stay inside)
+  kSecondSubTile,  // rows 16..31 of every 64 computed with the A rows 16 above (a sub-tile offset)
 };
 void sgemm(Fault fault, int M, int N, int K, float alpha, const float* A, const float* B,
            float beta, float* C);

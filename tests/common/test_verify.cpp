@@ -2,6 +2,7 @@
 // pass at the very edge of the tolerances.
 #include "catch_compat.hpp"
 
+#include "common/diagnosis.hpp"
 #include "common/random.hpp"
 #include "common/verify.hpp"
 
@@ -208,32 +209,45 @@ TEST_CASE("a write outside C hits the canary", "[cpu][verify]") {
   CHECK(rq.canary_before == 1);
 }
 
-TEST_CASE("wrong alpha or beta is named", "[cpu][verify]") {
+// A kernel emulated on the CPU, as the graders' path runs it (check_gemm_run): element (i, j)
+// stores f(job, i, j), with the job's alpha and beta applied by `store` unless f stores itself.
+course::GemmRun emulated(std::function<void(course::GemmJob&, long, long, float)> store_one) {
+  return [store_one](course::GemmJob& g) {
+    for (long i = 0; i < g.s.M; ++i)
+      for (long j = 0; j < g.s.N; ++j) {
+        float acc = 0.0f;
+        for (long k = 0; k < g.s.K; ++k) acc += g.a(i, k) * g.b(k, j);
+        store_one(g, i, j, acc);
+      }
+  };
+}
+
+TEST_CASE("wrong alpha or beta is named by the probes", "[cpu][verify][diagnosis]") {
   struct Case {
     const char* planted;
-    std::function<double(double ab, double c0, float alpha, float beta)> f;
+    std::function<float(float acc, float c, float alpha, float beta)> f;
     const char* expect;
   };
-  std::vector<Case> cases = {
-      {"beta ignored", [](double ab, double c0, float a, float) { return a * ab + c0; },
+  const std::vector<Case> cases = {
+      {"beta ignored", [](float acc, float c, float a, float) { return a * acc + c; },
        "beta is ignored"},
-      {"beta*C dropped", [](double ab, double, float a, float) { return a * ab; },
-       "beta*C term is missing"},
-      {"alpha ignored", [](double ab, double c0, float, float b) { return ab + b * c0; },
+      {"beta*C dropped", [](float acc, float, float a, float) { return a * acc; },
+       "beta * C is never added"},
+      {"alpha ignored", [](float acc, float c, float, float b) { return acc + b * c; },
        "alpha is ignored"},
-      {"scaled twice",
-       [](double ab, double c0, float a, float b) { return 1.5 * (a * ab + b * c0); },
-       "factor of 1.5"},
+      {"alpha and beta swapped",
+       [](float acc, float c, float a, float b) { return b * acc + a * c; },
+       "alpha and beta are swapped"},
+      {"scaled by 1.5",
+       [](float acc, float c, float a, float b) { return 1.5f * (a * acc + b * c); },
+       "scaled by 1.5"},
   };
-  for (const auto& c : cases) {
-    Planted p({17, 23, 19, 1.5f, -0.75f});
-    for (int i = 0; i < 17; ++i)
-      for (int j = 0; j < 23; ++j) {
-        double ab = 0;
-        for (int k = 0; k < 19; ++k) ab += double(p.A[i * 19 + k]) * p.B[k * 23 + j];
-        p.at(i, j) = static_cast<float>(c.f(ab, p.C0[i * 23 + j], 1.5f, -0.75f));
-      }
-    auto r = p.check();
+  for (const Case& c : cases) {
+    const auto run = emulated([&](course::GemmJob& g, long i, long j, float acc) {
+      float& o = g.out[g.c_at + i * g.s.N + j];
+      o = c.f(acc, g.s.beta != 0.0f ? o : 0.0f, g.s.alpha, g.s.beta);
+    });
+    const auto r = course::check_gemm_run(run, {17, 23, 19, 1.5f, -0.75f}, false);
     INFO(c.planted << "\n" << r.describe());
     CHECK_FALSE(r.passed);
     CHECK(says(r, c.expect));
@@ -249,30 +263,41 @@ TEST_CASE("reading C when beta == 0 is named", "[cpu][verify]") {
   CHECK(says(r, "reads C"));
 }
 
-TEST_CASE("a wrong ragged edge points at the bounds guard", "[cpu][verify]") {
-  Planted p({40, 50, 20, 1.0f, 0.0f});
-  for (int i = 32; i < 40; ++i)
-    for (int j = 0; j < 50; ++j) p.at(i, j) *= 0.5f;
-  auto r = p.check();
+TEST_CASE("the bounds guard is blamed only when it is the edge", "[cpu][verify][diagnosis]") {
+  // Wrong only past the last whole 32-row tile, at every shape: the edge.
+  const auto edge = emulated([](course::GemmJob& g, long i, long j, float acc) {
+    g.store(i, j, i >= g.s.M / 32 * 32 ? 0.5f * acc : acc);
+  });
+  const auto r = course::check_gemm_run(edge, {40, 50, 20, 1.0f, 0.0f}, false);
   INFO(r.describe());
   CHECK_FALSE(r.passed);
-  CHECK(says(r, "ragged edge"));
-  CHECK(says(r, "rows >= 32"));
+  CHECK(says(r, "only the ragged edge is wrong, at two shapes"));
+  CHECK(says(r, "bounds guard"));
+  // Rows 16..31 of every 64 wrong: at M = 31 only the rows past 16 look like an edge, but the
+  // probes see the interior of whole tiles wrong too. Not a guard.
+  const auto inner = emulated([](course::GemmJob& g, long i, long j, float acc) {
+    g.store(i, j, i % 64 >= 16 && i % 64 < 32 ? 0.5f * acc : acc);
+  });
+  const auto q = course::check_gemm_run(inner, {31, 17, 29, 0.75f, -1.25f}, false);
+  INFO(q.describe());
+  CHECK_FALSE(q.passed);
+  CHECK_FALSE(says(q, "bounds guard"));
 }
 
-TEST_CASE("a skipped partial tile along K is named", "[cpu][verify]") {
-  Planted p({24, 24, 40, 1.0f, 0.0f});
-  for (int i = 0; i < 24; ++i)
-    for (int j = 0; j < 24; ++j) {
-      double acc = 0;
-      for (int k = 0; k < 32; ++k) acc += double(p.A[i * 40 + k]) * p.B[k * 24 + j];
-      p.at(i, j) = static_cast<float>(acc);
-    }
-  auto r = p.check();
+TEST_CASE("a skipped partial tile along K is named by the probes", "[cpu][verify][diagnosis]") {
+  const course::GemmRun run = [](course::GemmJob& g) {
+    for (long i = 0; i < g.s.M; ++i)
+      for (long j = 0; j < g.s.N; ++j) {
+        float acc = 0.0f;
+        for (long k = 0; k < g.s.K / 16 * 16; ++k) acc += g.a(i, k) * g.b(k, j);
+        g.store(i, j, acc);
+      }
+  };
+  const auto r = course::check_gemm_run(run, {24, 24, 40, 1.0f, 0.0f}, false);
   INFO(r.describe());
   CHECK_FALSE(r.passed);
-  CHECK(says(r, "along K"));
-  CHECK(says(r, "k >= 32"));
+  CHECK(says(r, "are never summed"));
+  CHECK(says(r, "(K + BK - 1) / BK"));
 }
 
 TEST_CASE("tolerance edges: just inside passes, just outside fails", "[cpu][verify]") {

@@ -30,7 +30,7 @@ course::GemmFn<course::Fp32> transposed_b_for_checking() {
         }
         course::DeviceBuffer<float> d_bt(bt);
         transposed_b_sgemm(M, N, K, alpha, A, d_bt.data(), beta, C);
-        CUDA_CHECK(cudaDeviceSynchronize());  // d_bt is freed on return: the kernel must be done
+        course::wait_for_gpu("transposed_b_sgemm");  // d_bt is freed on return: it must be done
       };
 }
 

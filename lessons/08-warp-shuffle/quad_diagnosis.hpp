@@ -1,0 +1,51 @@
+/// \file quad_diagnosis.hpp
+/// \brief Lesson 08's reading of a failed GEMM check: a quad whose lanes take their operands from
+/// the wrong lanes (quad_a_source(), quad_b_source()). Registered with the course's diagnosis
+/// (common/diagnosis.hpp) by including this header: the lesson's grader does.
+#pragma once
+
+#include "common/diagnosis.hpp"
+
+#include <sstream>
+#include <string>
+
+namespace lesson08 {
+
+/// When every element of C multiplied A and B from its own 2 x 2 quad block, but some quad lane
+/// took them from the wrong lanes, the same ones in every quad: which lane, and what it took.
+/// "" otherwise.
+inline std::string explain_quads(const course::ProbeFindings& f, const std::string& /*generic*/) {
+  if (f.readings.empty() || f.readings.front().k0 < 0) return "";
+  const course::ProbeReading& r = f.readings.front();
+  int a_src[4] = {-1, -1, -1, -1}, b_src[4] = {-1, -1, -1, -1};
+  for (int i = 0; i < r.s.M; ++i)
+    for (int j = 0; j < r.s.N; ++j) {
+      const std::size_t e = r.at(i, j);
+      if (r.a_row[e] < 0 || r.b_col[e] < 0) continue;
+      if (r.a_k[e] != r.k0 || r.b_row_k[e] != r.k0) return "";
+      const int da = r.a_row[e] - (i & ~1), db = r.b_col[e] - (j & ~1);
+      if (da < 0 || da > 1 || db < 0 || db > 1) return "";
+      const int q = 2 * (i % 2) + j % 2;
+      if ((a_src[q] >= 0 && a_src[q] != da) || (b_src[q] >= 0 && b_src[q] != db)) return "";
+      a_src[q] = da, b_src[q] = db;
+    }
+  std::ostringstream o;
+  int wrong = 0;
+  for (int q = 0; q < 4; ++q) {
+    if (a_src[q] < 0 || (a_src[q] == q / 2 && b_src[q] == q % 2)) continue;
+    o << (wrong++ ? "; " : "") << "lane " << q << " (C[r0" << (q / 2 ? " + 1" : "") << "][c0"
+      << (q % 2 ? " + 1" : "") << "]) multiplies A[r0" << (a_src[q] ? " + 1" : "") << "][k] (lane "
+      << a_src[q] << "'s) by B[k][c0" << (b_src[q] ? " + 1" : "") << "] (lane " << 2 + b_src[q]
+      << "'s)";
+  }
+  if (wrong == 0) return "";
+  return "wrong shuffle source in a quad (the 4 lanes that compute one 2 x 2 block of C): " +
+         o.str() +
+         " -> quad lane q takes A from lane q / 2 and B from lane 2 + q % 2 (quad_a_source, "
+         "quad_b_source)";
+}
+
+/// Registered once, by every program that includes this header.
+inline const bool kQuadExplainerRegistered = course::register_explainer("08", explain_quads);
+
+}  // namespace lesson08

@@ -1,0 +1,123 @@
+/// \file fragment_diagnosis.hpp
+/// \brief Lesson 10's reading of a failed GEMM check, in terms of the m16n8k16 fragments
+/// (a_fragment_coord(), b_fragment_coord(), c_fragment_coord(), the ldmatrix register order):
+/// 8 x 8 sub-matrices of A in the wrong registers, the two k halves of B's registers exchanged, the
+/// accumulator rows or columns stored in the wrong place. Registered with the course's diagnosis
+/// (common/diagnosis.hpp) by including this header: the lesson's grader does.
+#pragma once
+
+#include "common/diagnosis.hpp"
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace lesson10 {
+
+namespace fragment_detail {
+
+// The 8 x 8 block (row half, k half) of every 16 x 16 block of A that register q holds, as the
+// reads show it: held[q] = 2 * (k half) + (row half) of what it holds, -1 unknown, -2 not a block.
+inline void a_registers(const course::ProbeReading& r, int k, const std::vector<int>& a_row,
+                        const std::vector<int>& a_k, int held[4]) {
+  for (int i = 0; i < r.s.M; ++i)
+    for (int j = 0; j < r.s.N; ++j) {
+      const std::size_t e = r.at(i, j);
+      if (a_row[e] < 0) continue;
+      const int q = (i % 16) / 8 + 2 * ((k % 16) / 8);
+      const bool same_block = a_row[e] / 16 == i / 16 && a_k[e] / 16 == k / 16 &&
+                              a_row[e] % 8 == i % 8 && a_k[e] % 8 == k % 8;
+      const int h = same_block ? (a_row[e] % 16) / 8 + 2 * ((a_k[e] % 16) / 8) : -2;
+      if (held[q] == -1)
+        held[q] = h;
+      else if (held[q] != h)
+        held[q] = -2;
+    }
+}
+
+inline std::string block_name(int q) {
+  return std::string("rows ") + (q % 2 ? "8-15" : "0-7") + ", k " + (q / 2 ? "8-15" : "0-7");
+}
+
+}  // namespace fragment_detail
+
+/// The fragment mistakes the probes show, in the lesson's terms; "" when none fits.
+inline std::string explain_fragments(const course::ProbeFindings& f,
+                                     const std::string& /*generic*/) {
+  using namespace fragment_detail;
+  if (f.readings.empty() || f.readings.front().k0 < 0) return "";
+  const course::ProbeReading& r = f.readings.front();
+  // The accumulators stored in the wrong place: rows exchanged within 16 (k right everywhere).
+  bool rows_swapped = true, any = false;
+  for (int i = 0; i < r.s.M && rows_swapped; ++i)
+    for (int j = 0; j < r.s.N && rows_swapped; ++j) {
+      const std::size_t e = r.at(i, j);
+      if (r.a_row[e] < 0 || r.b_col[e] < 0) continue;
+      if (r.a_row[e] == i && r.a_k[e] == r.k0) continue;
+      any = true;
+      rows_swapped = r.a_row[e] == (i ^ 8) && r.a_k[e] == r.k0 && r.b_col[e] == j;
+    }
+  if (any && rows_swapped)
+    return "rows 0-7 and 8-15 of every 16-row tile are exchanged where the accumulators are "
+           "stored: c0, c1 belong at row lane / 4, c2, c3 at row lane / 4 + 8 -> check "
+           "c_fragment_coord";
+  // The two k halves of a 16-wide k step met crosswise: A's k = B's k ^ 8, rows and columns right.
+  bool crossed = false, only_cross = true;
+  for (int i = 0; i < r.s.M && only_cross; ++i)
+    for (int j = 0; j < r.s.N && only_cross; ++j) {
+      const std::size_t e = r.at(i, j);
+      if (r.a_row[e] < 0) continue;
+      if (r.a_row[e] != i)
+        only_cross = false;
+      else if (r.a_k[e] == (r.k0 ^ 8))
+        crossed = true;
+      else if (r.a_k[e] != r.k0)
+        only_cross = false;
+    }
+  if (crossed && only_cross)
+    return "k 0-7 and 8-15 of every 16-wide k step meet crosswise (A's k = B's k ^ 8): the two "
+           "registers of B's fragment (b0: k 0-7, b1: k 8-15), or A's k halves, are in the wrong "
+           "order -> check the ldmatrix addresses of B (b_fragment_coord) against A's";
+  // A's registers: the reads at k0 and at k0 ^ 8 cover both k halves.
+  int held[4] = {-1, -1, -1, -1};
+  a_registers(r, r.k0, r.a_row, r.a_k, held);
+  for (const course::ProbeReading::AtK& o : r.other_k) a_registers(r, o.k, o.a_row, o.a_k, held);
+  bool blocks = true, moved = false;
+  for (int q = 0; q < 4; ++q) {
+    if (held[q] == -2) blocks = false;
+    if (held[q] >= 0 && held[q] != q) moved = true;
+  }
+  if (blocks && moved) {
+    std::ostringstream o;
+    o << "the 8 x 8 sub-matrices of A reach the wrong registers of the m16n8k16 fragment "
+         "(ldmatrix register pairing), in every 16 x 16 block: ";
+    for (int q = 0, n = 0; q < 4; ++q)
+      if (held[q] >= 0 && held[q] != q)
+        o << (n++ ? "; " : "") << "register " << q << " holds " << block_name(held[q])
+          << " (it must hold " << block_name(q) << ")";
+    o << " -> register q holds rows 8 * (q % 2) .., k 8 * (q / 2) ..: check the ldmatrix row "
+         "addresses (a_fragment_coord)";
+    return o.str();
+  }
+  // Or columns within 8.
+  bool cols_moved = true;
+  any = false;
+  for (int i = 0; i < r.s.M && cols_moved; ++i)
+    for (int j = 0; j < r.s.N && cols_moved; ++j) {
+      const std::size_t e = r.at(i, j);
+      if (r.a_row[e] < 0 || r.b_col[e] < 0 || r.b_col[e] == j) continue;
+      any = true;
+      cols_moved = r.a_row[e] == i && r.b_col[e] / 8 == j / 8;
+    }
+  if (any && cols_moved)
+    return "within every 8 columns of C the accumulators are stored in the wrong columns: c0, c1 "
+           "(and c2, c3) belong at columns 2 * (lane % 4) and 2 * (lane % 4) + 1 -> check "
+           "c_fragment_coord";
+  return "";
+}
+
+/// Registered once, by every program that includes this header.
+inline const bool kFragmentExplainerRegistered =
+    course::register_explainer("10", explain_fragments);
+
+}  // namespace lesson10
