@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 from . import measurements, records
-from .building import build_targets, lesson_targets, try_build
+from .building import build_targets, compile_errors, lesson_targets, say_building, try_build
 from .progress import CPU_ONLY, Progress, progress_bar
 from .regions import named_regions, regions_of, still_stubs
 from .report import ReportError, read_report
@@ -375,8 +375,14 @@ def parts_line(result):
         if p.state == "none":
             continue
         n = sum(1 for c in p.cases if c.ran)
-        state = f"not run ({p.reason})" if p.state == "skipped" else \
-            words.get(p.state, p.state) + (f" ({n} test case{'s' if n != 1 else ''})" if n else "")
+        bad = sum(1 for c in p.cases if c.ran and not c.passed)
+        if p.state == "skipped":
+            state = f"not run ({p.reason})"
+        elif p.state == "failing" and bad:
+            state = f"{bad} of {n} test case{'s' if n != 1 else ''} failing"
+        else:
+            state = words.get(p.state, p.state) + \
+                (f" ({n} test case{'s' if n != 1 else ''})" if n else "")
         out.append(f"{name.upper()} part: {state}")
     return "; ".join(out)
 
@@ -521,12 +527,20 @@ def cmd_grade(args):
             print(logs_line(result))
         return 0 if result.status in ("passed", "skipped", CPU_ONLY) else 1
 
-    if not args.no_build and not build_targets(build, [], args.jobs, "the course"):
-        return 1
+    broken = set()
+    if not args.no_build:
+        broken = build_every_grader(build, args.solution, args.jobs)
+        if broken is None:
+            return 1
 
     progress = None if args.solution else Progress()
     rows, statuses, reasons, results = [], [], set(), []
     for lesson in records.lessons():
+        if lesson.num in broken:  # nothing of it ran: a row that says so, no record of it
+            rows.append([lesson.num, lesson.title, "does not compile", "-", "-", "-", "-"] +
+                        (["-", "-"] if args.perf else []))
+            statuses.append("does not compile")
+            continue
         result = grade_lesson(build, lesson, args.solution)
         results.append(result)
         if result.gpu_reason:
@@ -566,7 +580,7 @@ def cmd_grade(args):
     for reason in sorted(reasons):
         print(f"\nGPU parts not run: {reason} (a lesson is not passed until they run)")
     done = statuses.count("passed")
-    print(f"\n{progress_bar(done, len(results))}")
+    print(f"\n{progress_bar(done, len(rows))}")
     if progress:
         for line in waiting_lines(progress):
             print(line)
@@ -575,12 +589,42 @@ def cmd_grade(args):
     elif current:
         print(f"current lesson: {current.num} {current.title} (exercises/{current.dir}/): "
               f"make next, make watch-{current.n}; make grade-{current.n} shows its diagnosis")
-    elif done == len(results):
+    elif done == len(rows):
         print("Every lesson passed. Well done.")
     if args.perf:
         print("performance: % of cuBLAS on this GPU against the record's learner target; it never "
               "changes whether a lesson passes.")
+    if broken:
+        print(f"does not compile: lesson{'s' if len(broken) > 1 else ''} {', '.join(sorted(broken))}"
+              f" (the first error is above the table; make grade-N shows a lesson's)")
+        return 1
     return 0
+
+
+def build_every_grader(build, solution, jobs):
+    """Builds the whole course before `make grade`. When that fails, builds each lesson's grader
+    alone: {the lessons whose grader does not compile}, the first one's error shown, the others
+    graded as they are. None (the error shown) when the failure is in no lesson's grader."""
+    say_building(build, [], jobs, "the course")
+    ok, out = try_build(build, [], jobs)
+    if ok:
+        return set()
+    broken = {}
+    for lesson in records.lessons():
+        built, log = try_build(build, lesson_targets(lesson, solution, programs=False), jobs)
+        if not built:
+            broken[lesson.num] = log
+    if not broken:
+        print("the course: " + paint("DOES NOT COMPILE", "red") + " (nothing was run or graded)")
+        print("\n".join("  " + l for l in compile_errors(out)))
+        return None
+    first = next(iter(broken))
+    who = "the reference solution" if solution else "your exercise"
+    print(f"lesson {first} ({who}): " + paint("DOES NOT COMPILE", "red") +
+          " (nothing of it was run or graded)")
+    print("\n".join("  " + l for l in compile_errors(broken[first])))
+    print()
+    return set(broken)
 
 
 def waiting_lines(progress):
@@ -640,14 +684,16 @@ def cmd_run(args):
     lesson = records.resolve(args.lesson)
     build = Path(args.build)
     target = lesson_targets(lesson, args.solution, graders=False)[0]
-    if not build_targets(build, [target], args.jobs, f"lesson {lesson.num}'s program"):
-        return 1
+    # ARGS as a shell reads it: quotes group words; any word, a leading dash or '=' included,
+    # reaches the program unchanged.
     try:
         extra = shlex.split(args.args or "")
     except ValueError as e:
-        print(f"make lesson-{lesson.n}: ARGS cannot be read ({e})", file=sys.stderr)
+        print(f"make lesson-{lesson.n}: ARGS cannot be read ({e}): {args.args}", file=sys.stderr)
         return 2
-    print(f"== {target} {' '.join(extra)}".rstrip(), flush=True)
+    if not build_targets(build, [target], args.jobs, f"lesson {lesson.num}'s program"):
+        return 1
+    print(f"== {target} {shlex.join(extra)}".rstrip(), flush=True)
     try:
         rc = subprocess.run([str(build / "bin" / target), *extra], cwd=build).returncode
     except KeyboardInterrupt:

@@ -222,6 +222,11 @@ def cmd_watch(args):
             watcher = Watcher(folders, poll=args.poll, interval=args.interval)
         rounds, rc = 0, 0
         while True:
+            if clear and rounds:
+                # The old verdict goes at once: while the save builds, the screen says so.
+                sys.stdout.write("\033[2J\033[H")
+                print(f"{time.strftime('%H:%M:%S')}  saved: grading lesson {lesson.num} again ...",
+                      flush=True)
             lines, rc = watch_screen(lesson, args, watcher)
             rounds += 1
             if watcher:
