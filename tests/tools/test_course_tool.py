@@ -969,6 +969,34 @@ class Performance(Base):
         self.assertEqual([l.split("--target ")[1] for l in calls.read_text().splitlines()],
                          ["test02", "lesson02_solution"])
 
+    def test_a_save_is_graded_with_the_quick_grader_then_everything_once_it_passes(self):
+        # A lesson whose configurations compile in parts has a save's grader, gradeNN_quick.
+        calls = self.c.root / "build" / "cmake-calls.log"
+        write(self.c.root / "lessons" / "01-alpha" / "calls-yours" / "alpha_part2.cu", "\n")
+        shutil.copy(self.c.root / "build" / "bin" / "grade01",
+                    self.c.root / "build" / "bin" / "grade01_quick")
+        self.c.fill("01", SOLVED)
+        rc, out, _ = self.c.run("grade", "1")  # no GPU: the quick grader's verdict stands
+        self.assertEqual([l.split("--target ")[1] for l in calls.read_text().splitlines()],
+                         ["grade01_quick"])
+        self.assertIn("CPU part passed; GPU part not run", out)
+        self.assertIn("build/reports/grade01_quick-cpu.log", out)
+        calls.unlink()
+        rc, out, _ = self.c.run("grade", "1", env={"FAKE_GPU": "1"})  # a pass: then everything
+        self.assertEqual(rc, 0, out)
+        self.assertEqual([l.split("--target ")[1] for l in calls.read_text().splitlines()],
+                         ["grade01_quick", "grade01", "lesson01"])
+        self.assertIn("PASSED", out)
+        calls.unlink()
+        rc, out, _ = self.c.run("watch", "1", "--once", env={"FAKE_GPU": "1"})
+        self.assertEqual(rc, 0, out)
+        self.assertEqual([l.split("--target ")[1] for l in calls.read_text().splitlines()],
+                         ["grade01_quick", "grade01", "lesson01"])
+        calls.unlink()
+        self.c.run("grade", "1", "--solution")  # the reference solution: its whole grader
+        self.assertEqual([l.split("--target ")[1] for l in calls.read_text().splitlines()],
+                         ["test01"])
+
     def test_perf_without_a_gpu_is_not_measured(self):
         self.c.fill("02", SOLVED)
         rc, out, _ = self.c.run("grade", "2", "--perf")

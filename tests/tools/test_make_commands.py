@@ -47,7 +47,7 @@ def as_course(argv):
     """course.py as the Makefile calls it: parsed by its own parser; a lesson resolved as it
     resolves them; `run` run by the tool itself, the build and the program replaced."""
     sys.path.insert(0, str(TOOLS))
-    from course import cli, grading, records
+    from course import cli, commands, records
 
     args = cli.parser().parse_args(argv)  # exit 2, with argparse's message, on a bad command line
     record({"tool": "course", "argv": argv})
@@ -68,10 +68,10 @@ def as_course(argv):
             record({"tool": "program", "argv": cmd[1:]})
             return subprocess.CompletedProcess(cmd, 0)
 
-    grading.build_targets = lambda *a, **k: True
-    grading.subprocess = Program
+    commands.build_targets = lambda *a, **k: True
+    commands.subprocess = Program
     args.build = Path(args.build)
-    return grading.cmd_run(args)
+    return commands.cmd_run(args)
 
 
 def as_python(argv):

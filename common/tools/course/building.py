@@ -6,7 +6,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from .util import paint, run
+from .util import ROOT, paint, run
 
 
 def compile_errors(out, limit=20):
@@ -30,12 +30,21 @@ def compile_errors(out, limit=20):
     return chosen[:limit]
 
 
-def lesson_targets(lesson, solution=False, graders=True, programs=True):
+def has_quick_grader(lesson):
+    """True when a save of the lesson's exercise is graded by gradeNN_quick first: a lesson whose
+    configurations compile in parts (lessons/NN-slug/calls-yours/NAME_part2.cu, ...), the
+    lesson's tests needing part 1 only on any GPU (CMakeLists.txt builds it)."""
+    folder = ROOT / "lessons" / lesson.dir / "calls-yours"
+    return any(re.search(r"_part([2-9]|[1-9][0-9])\.cu$", p.name) for p in folder.glob("*.cu"))
+
+
+def lesson_targets(lesson, solution=False, graders=True, programs=True, quick=False):
     """The build targets of one lesson: its grader(s) and program(s), for the exercise or the
-    reference solution."""
+    reference solution; `quick`: a save's grader of the exercise (has_quick_grader())."""
     out = []
     if graders:
-        out.append(f"test{lesson.num}" if solution else f"grade{lesson.num}")
+        out.append(f"test{lesson.num}" if solution else
+                   f"grade{lesson.num}" + ("_quick" if quick else ""))
     if programs:
         out.append(f"lesson{lesson.num}" + ("_solution" if solution else ""))
     return out

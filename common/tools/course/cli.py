@@ -25,6 +25,8 @@ exit 1). Grading reads only the report each grader writes (COURSE_REPORT), task 
                                       stub fails it with NOT IMPLEMENTED (exit 77 without a GPU)
   course.py test [--build DIR]        make test: builds everything, then CTest's tests (not the
                                       learner's graders); the summary and the next step last
+  course.py cmake-records FILE        what the build needs of each lesson's record, as a CMake file
+                                      (CMakeLists.txt runs it at configure time)
   course.py check-repo                the manifest and every record (keys, files, regions, test
                                       tags, parts, hints per task), folders, chapters, exercise
                                       == solution outside the fill-in regions, and every stub
@@ -35,8 +37,9 @@ The learner's state (lessons and tasks passed and when, hints seen per task) liv
 keeps a copy of what it replaces under .course/backup/.
 
 The package's parts: records (the manifest and the records, tomlsubset their TOML), progress,
-hints, regions (the fill-in regions), building, report (the graders' reports), grading (parts,
-tasks, verdicts), measurements (the lesson programs' measurement lines), watch, reset, checks, cli.
+hints, regions (the fill-in regions), building, report (the graders' reports), judge (parts,
+tasks, verdicts: a Status), screens (how a verdict reads), commands (grade, run, next, build),
+suite (make test), schema (a record's fields), measurements (the lesson programs' measurement lines), watch, reset, checks, cli.
 """
 
 import argparse
@@ -44,7 +47,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import checks, grading, hints, records, reset, suite, watch
+from . import checks, commands, hints, records, reset, suite, watch
 
 
 def parser():
@@ -107,6 +110,8 @@ def parser():
     sc.add_argument("--no-build", action="store_true", help="check what is built")
     sc.add_argument("--jobs", type=int, default=jobs)
     sub.add_parser("check-repo")
+    cm = sub.add_parser("cmake-records")
+    cm.add_argument("out", help="the CMake file to write")
     t = sub.add_parser("test")
     t.add_argument("--build", default="build")
     t.add_argument("--jobs", type=int, default=jobs)
@@ -131,8 +136,11 @@ def main(argv=None):
         if args.cmd == "resolve":
             print(records.resolve(args.lesson).num)
             return 0
-        return {"hint": hints.cmd_hint, "grade": grading.cmd_grade, "run": grading.cmd_run,
-                "build": grading.cmd_build, "next": grading.cmd_next, "watch": watch.cmd_watch,
+        if args.cmd == "cmake-records":
+            records.cmake_records(args.out)
+            return 0
+        return {"hint": hints.cmd_hint, "grade": commands.cmd_grade, "run": commands.cmd_run,
+                "build": commands.cmd_build, "next": commands.cmd_next, "watch": watch.cmd_watch,
                 "reset": reset.cmd_reset, "check-stubs": checks.cmd_check_stubs,
                 "self-check": checks.cmd_self_check, "test": suite.cmd_test}[args.cmd](args)
     except records.RecordError as e:
