@@ -51,12 +51,8 @@ def as_course(argv):
 
     args = cli.parser().parse_args(argv)  # exit 2, with argparse's message, on a bad command line
     record({"tool": "course", "argv": argv})
-    if args.cmd == "list":
-        print(records.lesson_table())
-        return 0
-    if args.cmd == "resolve":
-        print(records.resolve(args.lesson).num)
-        return 0
+    if args.cmd in ("list", "resolve"):  # they only read the records: the tool itself
+        return cli.main(argv)
     if getattr(args, "lesson", None):
         records.resolve(args.lesson)  # the lesson list and exit 2 for one that does not exist
     if args.cmd != "run":
@@ -153,7 +149,9 @@ def program_argv(seen):
     return runs[0] if runs else None
 
 
-class Documented(unittest.TestCase):
+class WithMake(unittest.TestCase):
+    """Tests that run the Makefile (Make) in a folder of their own."""
+
     @classmethod
     def setUpClass(cls):
         cls.tmp = Path(tempfile.mkdtemp(prefix="course-commands-"))
@@ -163,6 +161,8 @@ class Documented(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
+
+class Documented(WithMake):
     def test_the_documentation_shows_the_loop(self):
         found = documented_commands()
         for command in ("make lesson-3", "make grade", "make grade-3", "make hint-3", "make test",
@@ -192,17 +192,8 @@ class Documented(unittest.TestCase):
                     self.assertEqual(program_argv(seen), shlex.split(given), out)
 
 
-class Args(unittest.TestCase):
+class Args(WithMake):
     """make lesson-N ARGS=...: the program gets the words a shell would make of ARGS."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = Path(tempfile.mkdtemp(prefix="course-args-"))
-        cls.make = Make(cls.tmp)
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
 
     CASES = [
         ("", []),
@@ -232,17 +223,8 @@ class Args(unittest.TestCase):
                     self.assertEqual(program_argv(seen), expected, out)
 
 
-class BadInput(unittest.TestCase):
+class BadInput(WithMake):
     """Each bad command: a clear message, exit 2, nothing run."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = Path(tempfile.mkdtemp(prefix="course-bad-"))
-        cls.make = Make(cls.tmp)
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
 
     CASES = [
         (("lesson-0",), "no lesson '0'"),
