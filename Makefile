@@ -72,13 +72,12 @@ build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The repository's own suite: builds everything (so every exercise stub must compile), then runs
-# the CPU tests and the reference solutions' tests (GPU ones are skipped without a GPU).
-test: build
-	@cd $(BUILD) && ctest --label-exclude grade --output-on-failure -j $(JOBS); status=$$?; \
-	grep -h "^SKIPPED: " Testing/Temporary/LastTest.log 2>/dev/null | sort | uniq -c \
-	  | sed 's/^ *\([0-9]*\) SKIPPED: /skipped \1 test(s): /'; \
-	[ $$status -eq 0 ] && echo "The course's own suite passed. Next: make next (where you are), then make lesson-1."; \
-	exit $$status
+# the CPU tests and the reference solutions' tests (GPU ones are skipped without a GPU). It says
+# first what it will build and how long that takes; make's directory lines are not shown; CTest's
+# summary and the next step are its last lines.
+test:
+	@$(CONFIGURE_QUIETLY) || exit 1; \
+	exec $(COURSE) test --build $(BUILD) --jobs $(JOBS)
 
 list:
 	@$(COURSE) list
@@ -91,7 +90,7 @@ BUILD_OPTS = --build $(BUILD) --jobs $(JOBS)
 lesson-%:
 	@n=$$($(COURSE) resolve $*) || exit 2; \
 	$(CONFIGURE_QUIETLY) || exit 1; \
-	exec $(COURSE) run $$n $(BUILD_OPTS) $(if $(SOLUTION),--solution) --args '$(subst ','\'',$(ARGS))'
+	exec $(COURSE) run $$n $(BUILD_OPTS) $(if $(SOLUTION),--solution) --args='$(subst ','\'',$(value ARGS))'
 
 grade: configure
 	@$(COURSE) grade $(BUILD_OPTS) $(if $(SOLUTION),--solution) $(if $(PERF),--perf)

@@ -19,8 +19,10 @@ Python that can import matplotlib (any version from 3.3 on).
 
 import argparse
 import json
+import math
 import statistics
 import sys
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -89,6 +91,82 @@ def empty_figure(path, title, message):
         transform=fig.transFigure, facecolor="#f4f6f9", edgecolor="#c9d1dc", linestyle="--"))
     fig.text(0.5, 0.41, message, ha="center", va="center", fontsize=11, color=DARK)
     save(fig, path, tight=False)
+
+def above_memory_roof(points, bw):
+    """The points (intensity, TFLOP/s, lesson) that sit above a measured memory roof of `bw` TB/s:
+    kernels whose device-memory traffic is smaller than their intensity counts, because the L1 and
+    L2 caches serve most of their loads."""
+    return [pt for pt in points if bw and pt[1] > pt[0] * bw * 1.05]
+
+
+def mark_above_memory_roof(ax, points):
+    """One note on the chart beside the points above the memory roof, so that a point there reads
+    as what it is, not as a broken chart."""
+    if not points:
+        return None
+    lessons = sorted({str(pt[2]) for pt in points})
+    x, y = min(points)[:2]
+    text = "\n".join(textwrap.wrap(
+        f"{', '.join(lessons)}: above the memory roof. Its intensity counts every load as "
+        f"device-memory traffic; the L1 and L2 caches serve most of them, so it moves far "
+        f"fewer bytes than its intensity counts and runs faster.", 44))
+    # The note goes in the chart's upper left corner, left of the roofs, where nothing is drawn.
+    ax.annotate(text, (x, y), xytext=(0.02, 0.97), textcoords="axes fraction", fontsize=8.5,
+                color=DARK, ha="left", va="top",
+                bbox=dict(boxstyle="round,pad=0.35", facecolor="#fff8e6", edgecolor="#e0b84c"),
+                arrowprops=dict(arrowstyle="->", color="#b8860b", linewidth=1))
+    return lessons
+
+
+def label_groups(points, near=0.07):
+    """Labels of points that would overlap, joined: [(x, y, "08, 09")], the points close in both
+    log10 coordinates (within `near`) sharing one label at the first of them."""
+    groups = []
+    for x, y, text in sorted(points, key=lambda p: (p[0], p[1])):
+        for g in groups:
+            if abs(math.log10(x / g[0])) < near and abs(math.log10(y / g[1])) < near:
+                g[2].append(text)
+                break
+        else:
+            groups.append([x, y, [text]])
+    return [(x, y, ", ".join(sorted(texts))) for x, y, texts in groups]
+
+
+# Where a point's label may go, in points from the point, in order of preference: left and up
+# (the course's usual place), right and up, above, then below.
+LABEL_PLACES = [(-8, 5, "right"), (8, 5, "left"), (0, 10, "center"), (-8, -15, "right"),
+                (8, -15, "left")]
+
+
+def place_labels(ax, labels, points, fontsize=8.5):
+    """Writes each (x, y, text) of `labels` beside its point at the first place of LABEL_PLACES
+    where it covers neither another label nor another point's marker. Call it once the axes'
+    limits are set: it works in the figure's pixels."""
+    px_per_pt = ax.figure.dpi / 72
+    to_px = ax.transData.transform
+    markers = [tuple(to_px((x, y))) for x, y in points]
+    taken = []
+
+    def clear(box, own):
+        x0, y0, x1, y1 = box
+        for mx, my in markers:
+            if (mx, my) != own and x0 - 5 * px_per_pt < mx < x1 + 5 * px_per_pt and \
+                    y0 - 5 * px_per_pt < my < y1 + 5 * px_per_pt:
+                return False
+        return all(x1 < a0 or a1 < x0 or y1 < b0 or b1 < y0 for a0, b0, a1, b1 in taken)
+
+    for x, y, text in labels:
+        px, py = to_px((x, y))
+        w, h = 0.62 * fontsize * len(text) * px_per_pt, 1.2 * fontsize * px_per_pt
+        boxes = []
+        for dx, dy, ha in LABEL_PLACES:
+            left = px + dx * px_per_pt - {"right": w, "left": 0, "center": w / 2}[ha]
+            bottom = py + dy * px_per_pt
+            boxes.append(((left, bottom, left + w, bottom + h), dx, dy, ha))
+        box, dx, dy, ha = next((b for b in boxes if clear(b[0], (px, py))), boxes[0])
+        taken.append(box)
+        ax.annotate(text, (x, y), xytext=(dx, dy), textcoords="offset points", fontsize=fontsize,
+                    color=DARK, ha=ha, va="bottom")
 
 
 def ladder(gpu, out):
@@ -198,6 +276,8 @@ def roofline(gpu, precision, out, gpus=None):
                    facecolors=c if filled else "none", edgecolors=c,
                    label=f"{l['lesson']} {l['kernel']}: {float(l['tflops']):.2f} TFLOP/s, "
                          f"{fmt_pct(float(l['pct_of_cublas']))} of cuBLAS")
+    marked = mark_above_memory_roof(ax, above_memory_roof(
+        [(x, float(l["tflops"]), l["lesson"]) for l, x in zip(kernels, xs)], bw_meas))
     cub = [(bookdata.problem_intensity(l), float(l["cublas_tflops"])) for l in kernels
            if l.get("cublas_tflops")]
     if cub:
@@ -243,6 +323,10 @@ def roofline(gpu, precision, out, gpus=None):
         notes.append("Hollow points have no intensity of their own in the data and sit at the "
                      f"problem's intensity, 2MNK / ({b}(MK + KN + MN)){at}: "
                      + ", ".join(f"{l['lesson']} {l['kernel']}" for l in problem) + ".")
+    if marked:
+        notes.append(f"Lesson {', '.join(marked)} sits above the memory roof: its intensity "
+                     "counts every load as device-memory traffic, and the L1 and L2 caches serve "
+                     "most of them (the note on the chart).")
     caption = f"{gpu.gpu}, {label}: the roofline from {gpu.rel}. " + " ".join(notes)
     return {"file": name, "precision": precision, "label": label, "caption": caption,
             "kernels": len(kernels)}
@@ -592,6 +676,7 @@ def compare_roofline(gpus, precision, out):
     ax.set_yscale("log")
     ys = []
     handles = []
+    above = []
     for i, (g, kernels, design, xs) in enumerate(per):
         c = GPU_COLORS[i % len(GPU_COLORS)]
         m = MARKERS[i % len(MARKERS)]
@@ -614,16 +699,25 @@ def compare_roofline(gpus, precision, out):
             handles.append(ax.axhline(p, color=c, linewidth=2, label=f"{short[g.gpu]}: "
                                                                      f"{p:.1f} TFLOP/s"))
             ys.append(p)
+        # The same kernel has the same design intensity on every GPU, and its speeds are often
+        # close: each later GPU's markers are drawn larger and below, so that the earlier GPU's
+        # show inside them instead of hidden under them.
+        grow = 1 + 0.9 * i
         for l, x, d in zip(kernels, xs, design):
             y = float(l["tflops"])
             ys.append(y)
-            ax.scatter([x], [y], marker=m, s=58 if l.get("headline") else 30, zorder=3,
-                       linewidths=1.5, facecolors=c if d else "none", edgecolors=c)
+            ax.scatter([x], [y], marker=m, s=(58 if l.get("headline") else 30) * grow,
+                       zorder=3 + len(per) - i, linewidths=1.5,
+                       facecolors=c if d else "none", edgecolors=c)
+        if bw:
+            above += above_memory_roof([(x, float(l["tflops"]), l["lesson"])
+                                        for l, x in zip(kernels, xs)], bw)
         handles.append(matplotlib.lines.Line2D(
-            [], [], linestyle="none", marker=m, markersize=7, color=c,
+            [], [], linestyle="none", marker=m, markersize=7 * grow ** 0.5, color=c,
             label=f"{short[g.gpu]}: the kernels ({len(kernels)}; large: headline)"))
     # The same kernel on each GPU, joined: how far each one moved.
     ref_g, ref_k, _, ref_x = per[0]
+    headlines = []
     for l, x in zip(ref_k, ref_x):
         pts = [(x, float(l["tflops"]))]
         for g, kernels, _, xs in per[1:]:
@@ -634,13 +728,17 @@ def compare_roofline(gpus, precision, out):
             ax.plot([p[0] for p in pts], [p[1] for p in pts], color=GREY, linewidth=0.8,
                     zorder=2)
         if l.get("headline"):
-            ax.annotate(l["lesson"], (x, float(l["tflops"])), xytext=(-7, 5),
-                        textcoords="offset points", fontsize=8.5, color=DARK, ha="right")
+            headlines.append((x, float(l["tflops"]), l["lesson"]))
+    marked = mark_above_memory_roof(ax, above)
     handles.append(matplotlib.lines.Line2D([], [], color=GREY, linestyle="--", linewidth=1,
                                            label="datasheet roofs (dashed)"))
     ymin = min([0.05] + [y / 3 for y in ys if y > 0])
     ax.set_xlim(xmin, xmax)
     ax.set_ylim(ymin, max(ys + [1.0]) * 2.2)
+    # Lessons whose headline points fall on one another share one label ("08, 09"); each label
+    # goes where it covers no other label and no point.
+    place_labels(ax, label_groups(headlines),
+                 [(x, float(l["tflops"])) for _, kernels, _, xs in per for l, x in zip(kernels, xs)])
     plain = matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}")
     ax.xaxis.set_major_formatter(plain)
     ax.yaxis.set_major_formatter(plain)
@@ -655,9 +753,14 @@ def compare_roofline(gpus, precision, out):
                "measured (solid: the copy bandwidth and cuBLAS) and from the datasheet (dashed), "
                "and its kernels; a grey line joins the same kernel on each GPU, and the numbers "
                "are the lessons' headline kernels. Filled points sit at the kernel's design "
-               "intensity (its lesson reports it), hollow ones at the problem's. Left of a ridge "
-               "(the tick on each roof) the roof is the bandwidth; right of it, the arithmetic. "
-               "From " + ", ".join(g.rel for g in gpus) + ".")
+               "intensity (its lesson reports it), hollow ones at the problem's; each GPU's "
+               "markers are larger than the one before, so that both show where they meet. Left "
+               "of a ridge (the tick on each roof) the roof is the bandwidth; right of it, the "
+               "arithmetic. "
+               + (f"Lesson {', '.join(marked)} sits above the memory roof: its intensity counts "
+                  "every load as device-memory traffic, and the caches serve most of them (the "
+                  "note on the chart). " if marked else "")
+               + "From " + ", ".join(g.rel for g in gpus) + ".")
     return {"file": name, "precision": precision, "label": label, "caption": caption,
             "gpus": [g.gpu for g in gpus]}
 

@@ -70,6 +70,20 @@ int launch_bounds_registers(int threads, int min_blocks) {
   return static_cast<int>(std::min(255L, units * (kRegisterUnit / 32)));
 }
 
+Fit fits_shared_memory(std::size_t smem, const DeviceLimits& d) {
+  const std::size_t per_block = std::max(d.smem_per_block_optin_bytes, d.smem_per_block_bytes);
+  if (smem > per_block) {
+    return no("needs " + kib_string(smem) + " of shared memory per block; this GPU gives " +
+              kib_string(per_block));
+  }
+  if (smem + d.smem_reserved_per_block_bytes > d.smem_per_sm_bytes) {
+    return no("needs " + kib_string(smem) + " of shared memory per block and " +
+              kib_string(d.smem_reserved_per_block_bytes) +
+              " for the driver; an SM of this GPU has " + kib_string(d.smem_per_sm_bytes));
+  }
+  return {};
+}
+
 Fit fits(const VariantInfo& v, const DeviceLimits& d, const KernelAttributes* compiled) {
   // The compute capability first: on a GPU outside its range nothing else matters.
   const int cc = d.cc();
@@ -94,17 +108,7 @@ Fit fits(const VariantInfo& v, const DeviceLimits& d, const KernelAttributes* co
   }
 
   // Shared memory: a block's own, then with the driver's reserve on an SM.
-  const std::size_t smem = shared_memory_of(v, compiled);
-  const std::size_t per_block = std::max(d.smem_per_block_optin_bytes, d.smem_per_block_bytes);
-  if (smem > per_block) {
-    return no("needs " + kib_string(smem) + " of shared memory per block; this GPU gives " +
-              kib_string(per_block));
-  }
-  if (smem + d.smem_reserved_per_block_bytes > d.smem_per_sm_bytes) {
-    return no("needs " + kib_string(smem) + " of shared memory per block and " +
-              kib_string(d.smem_reserved_per_block_bytes) +
-              " for the driver; an SM of this GPU has " + kib_string(d.smem_per_sm_bytes));
-  }
+  if (Fit f = fits_shared_memory(shared_memory_of(v, compiled), d); !f) return f;
 
   // The __launch_bounds__ promise: blocks of its threads that one SM must be able to hold.
   const int promised = promised_blocks(v, d);

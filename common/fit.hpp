@@ -62,6 +62,12 @@ int promised_blocks(const VariantInfo& v, const DeviceLimits& device);
 Fit fits(const VariantInfo& v, const DeviceLimits& device,
          const KernelAttributes* compiled = nullptr);
 
+/// Whether a block with `bytes` of shared memory (static and dynamic) fits `device`: the most a
+/// block may have (the opt-in limit), then with the driver's reserve on one SM. The shared-memory
+/// part of fits(), and the check course::allow_dynamic_shared_memory() makes before it opts a
+/// kernel in.
+Fit fits_shared_memory(std::size_t bytes, const DeviceLimits& device);
+
 /// How many blocks of `v` can be resident on one SM of `device` at once: the least of what its
 /// threads, the SM's block slots, its shared memory with the reserve, and its registers (as in
 /// fits()) allow; 0 when it does not fit. The simple count a lesson's choice needs, without the

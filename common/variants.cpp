@@ -17,10 +17,8 @@ namespace course {
 void allow_dynamic_shared_memory(const void* kernel, std::size_t bytes) {
   if (bytes <= 48 * 1024) return;
   const DeviceInfo& gpu = current_device_info();
-  if (bytes > gpu.limits.smem_per_block_optin_bytes) {
-    throw std::runtime_error(
-        "needs " + kib_string(bytes) + " of shared memory per block; this GPU gives " +
-        kib_string(gpu.limits.smem_per_block_optin_bytes) + " (" + gpu.name + ")");
+  if (const Fit f = fits_shared_memory(bytes, gpu.limits); !f) {
+    throw std::runtime_error(f.why + " (" + gpu.name + ")");
   }
   static std::mutex mutex;
   static std::map<std::pair<const void*, int>, std::size_t> allowed;  // (kernel, device) -> bytes

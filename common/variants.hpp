@@ -102,9 +102,10 @@ int step_index(const std::vector<V>& table, int step) {
 
 /// Raises the dynamic shared memory `kernel` may have to `bytes` on the current device, once per
 /// kernel and device; above 48 KiB a kernel must opt in before its first launch (nothing to do at
-/// or below). \throws std::runtime_error("needs 144 KiB of shared memory per block; this GPU
-/// gives 99 KiB (NAME)") when the device has less \throws course::CudaError when the device
-/// refuses for another reason
+/// or below). First it checks the block fits the device, as course::fits() does
+/// (fits_shared_memory(), common/fit.hpp). \throws std::runtime_error("needs 144 KiB of shared
+/// memory per block; this GPU gives 99 KiB (NAME)") when the device has less \throws
+/// course::CudaError when the device refuses for another reason
 void allow_dynamic_shared_memory(const void* kernel, std::size_t bytes);
 
 /// Blocks of `v` that fit on one SM of the current GPU: the CUDA runtime's occupancy calculator

@@ -5,8 +5,9 @@
 // EXERCISE" and "END EXERCISE". The kernel that calls these functions, its launchers and its
 // configurations are given: lessons/08-warp-shuffle/calls-yours/warptiled_kernel.cuh includes this
 // file, so your functions are compiled with the kernel and inlined into it (the files that compile
-// the configurations include that one, and warptiled_sgemm_part1.cu also compiles thread_place for
-// the grader, which calls it on the CPU).
+// the configurations include that one, and warptiled_sgemm_part1.cu also compiles thread_place
+// once for the CPU, as thread_place_on_host, the copy the grader calls). Each is `inline`: every
+// file that compiles a configuration has its own copy.
 // solutions/08-warp-shuffle/warptiled_parts.cuh is this file with the regions filled in. The
 // contract is lessons/08-warp-shuffle/warptiled_sgemm.hpp; the chapter,
 // lessons/08-warp-shuffle/README.md, explains the ideas. Row-major everywhere; x is the column, y
@@ -27,7 +28,7 @@ namespace lesson08 {
 //! [thread_place]
 /// Where thread `tid` of a block works: its warp's tile and its lane's thread tile
 /// (warptiled_sgemm.hpp has the contract, with an example).
-COURSE_HD ThreadPlace thread_place(const WarpTileShape& s, int tid) {
+COURSE_HD inline ThreadPlace thread_place(const WarpTileShape& s, int tid) {
   // BEGIN EXERCISE: thread_place
   // TODO: warp = tid / 32 and lane = tid % 32; the warps row by row over the block tile
   // (s.warp_cols() per row), the lanes row by row over a sub-tile (s.lane_cols() per row).

@@ -27,7 +27,7 @@ namespace lesson09 {
 // ---- Task 2: padding --------------------------------------------------------------------------
 
 //! [padded_index]
-COURSE_HD int padded_index(int row, int col, int row_length, int pad) {
+COURSE_HD inline int padded_index(int row, int col, int row_length, int pad) {
   // BEGIN EXERCISE: padded_index
   // TODO: the index of (row, col) when every row of row_length elements is followed by pad
   // unused ones. With pad == 0 it is the plain row-major index row * row_length + col.
@@ -55,7 +55,7 @@ COURSE_HD std::uint32_t Swizzle<B, M, S>::operator()(std::uint32_t offset) const
 // ---- Task 4: the swizzled A tile --------------------------------------------------------------
 
 //! [swizzled_a_index]
-COURSE_HD int swizzled_a_index(int k, int m, int bk) {
+COURSE_HD inline int swizzled_a_index(int k, int m, int bk) {
   // BEGIN EXERCISE: swizzled_a_index
   // TODO: the index of A(m, k) in the swizzled A tile (smem_swizzle.hpp has the formula and
   // examples). m / 32 picks the panel, which holds bk * 32 floats; within it, the byte offset of

@@ -29,7 +29,7 @@ namespace lesson10 {
 // ---- Part 1: who holds what (mma_fragment.hpp) -------------------------------------------------
 
 //! [fragments]
-COURSE_HD FragmentCoord a_fragment_coord(int lane, int i) {
+COURSE_HD inline FragmentCoord a_fragment_coord(int lane, int i) {
   // BEGIN EXERCISE: a_fragment_coord
   // TODO: (row, col) of element a_i of this lane in the 16 x 16 A matrix (mma_fragment.hpp has the
   // rule and examples). group = lane / 4 picks the row (+ 8 for a2, a3, a6, a7); thread_in_group =
@@ -39,7 +39,7 @@ COURSE_HD FragmentCoord a_fragment_coord(int lane, int i) {
   // END EXERCISE
 }
 
-COURSE_HD FragmentCoord b_fragment_coord(int lane, int i) {
+COURSE_HD inline FragmentCoord b_fragment_coord(int lane, int i) {
   // BEGIN EXERCISE: b_fragment_coord
   // TODO: (k, n) of element b_i of this lane in the 16 x 8 B matrix: n is the lane's group, k the
   // pair 2 thread_in_group, + 1 (+ 8 for b2, b3).
@@ -48,7 +48,7 @@ COURSE_HD FragmentCoord b_fragment_coord(int lane, int i) {
   // END EXERCISE
 }
 
-COURSE_HD FragmentCoord c_fragment_coord(int lane, int i) {
+COURSE_HD inline FragmentCoord c_fragment_coord(int lane, int i) {
   // BEGIN EXERCISE: c_fragment_coord
   // TODO: (row, col) of accumulator c_i of this lane in the 16 x 8 C matrix: the row is the
   // lane's group (+ 8 for c2, c3), the column 2 thread_in_group + (i % 2).

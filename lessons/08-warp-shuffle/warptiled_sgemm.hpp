@@ -87,7 +87,8 @@ struct ThreadPlace {
                                    ///< columns lane_col * tn ..
 };
 
-/// **Exercise (task 4).** The place of thread `tid` (0 .. threads() - 1) of a block:
+/// **Exercise (task 4)**, in warptiled_parts.cuh: `thread_place(s, tid)`, the place of thread
+/// `tid` (0 .. threads() - 1) of a block:
 /// - its warp is `tid / 32` and its lane `tid % 32`;
 /// - the warps are laid out row by row over the block tile, warp_cols() per row of warp tiles:
 ///   warp w has warp_row = w / warp_cols(), warp_col = w % warp_cols();
@@ -97,7 +98,9 @@ struct ThreadPlace {
 /// `__host__ __device__`: the kernel calls it on the GPU, the grader on the CPU.
 /// Example: bm = bn = 128, wm = 32, wn = 64, 2 x 2 sub-tile steps, 4 x 4 thread tiles (2 warp
 /// tiles across, 8 lanes across): thread 77 is warp 2, lane 13, at warp (1, 0), lane (1, 5).
-COURSE_HD ThreadPlace thread_place(const WarpTileShape& s, int tid);
+/// Yours is `inline` (the kernel's translation units each compile it); this is it compiled once
+/// for the CPU, the one the grader calls (calls-yours/warptiled_sgemm_part1.cu).
+ThreadPlace thread_place_on_host(const WarpTileShape& s, int tid);
 
 /// Given: the row, within the block tile, of the thread's result row `i` (0 .. wm_iter * tm - 1):
 /// sub-tile step i / tm, row i % tm of the thread tile in it.
@@ -135,14 +138,34 @@ template <int BM, int BN, int BK, int WM, int WN, int WM_ITER, int WN_ITER, int 
 void warptiled_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                      float* C);
 
-// Defined in calls-yours/warptiled_kernel.cuh, explicitly instantiated for every configuration of
-// warptiled_configs() by calls-yours/warptiled_sgemm_part*.cu; the two tuned_warptiled_sgemm runs:
-extern template void warptiled_sgemm<128, 256, 8, 64, 64, 4, 2, 4, 4, 1>(int, int, int, float,
-                                                                         const float*, const float*,
-                                                                         float, float*);
-extern template void warptiled_sgemm<64, 64, 8, 32, 32, 2, 1, 4, 4, 4>(int, int, int, float,
-                                                                       const float*, const float*,
-                                                                       float, float*);
+//! [configs]
+/// The lesson's configurations: the one list of them, which the table (warptiled_configs()) and
+/// the files that compile the kernels (calls-yours/warptiled_sgemm_part*.cu) both expand. One
+/// line a configuration: X(part, BM, BN, BK, WM, WN, WM_ITER, WN_ITER, TM, TN, MIN_BLOCKS), where
+/// `part` is the file that compiles it. Part 1 holds what the lesson's tests need on any GPU, the
+/// two configurations tuned_warptiled_sgemm chooses from: a save grades with part 1 alone (make
+/// grade-8, make watch), and everything once that passes on a GPU (and in make grade, make test).
+#define LESSON08_CONFIGS(X)                                                                  \
+  /* [0] the H100 choice for large problems: 128 x 256 block tiles, 8 warps of 64 x 64, each \
+     lane 16 x 8 results as 4 x 2 steps of 4 x 4; one block (8 warps) per SM. */             \
+  X(1, 128, 256, 8, 64, 64, 4, 2, 4, 4, 1)                                                   \
+  /* [1] the fallback for small problems: 64 x 64 tiles, 4 warps, 8 x 4 results per lane. */ \
+  X(1, 64, 64, 8, 32, 32, 2, 1, 4, 4, 4)                                                     \
+  /* The alternatives the chapter's tuning table compares. */                                \
+  X(2, 128, 128, 8, 32, 64, 2, 2, 4, 4, 2)                                                   \
+  X(2, 64, 128, 8, 32, 64, 2, 2, 4, 4, 4)                                                    \
+  X(2, 256, 128, 8, 64, 64, 2, 4, 4, 4, 1)                                                   \
+  X(2, 128, 256, 16, 64, 64, 4, 2, 4, 4, 1)                                                  \
+  X(2, 128, 128, 16, 64, 64, 1, 4, 8, 4, 2)
+//! [configs]
+
+/// The tiling of each configuration of LESSON08_CONFIGS, compiled or not (plain data).
+inline std::vector<WarpTileShape> warptiled_shapes() {
+#define LESSON08_SHAPE(part, BM, BN, BK, WM, WN, WM_ITER, WN_ITER, TM, TN, MIN_BLOCKS) \
+  WarpTileShape{BM, BN, BK, WM, WN, WM_ITER, WN_ITER, TM, TN},
+  return {LESSON08_CONFIGS(LESSON08_SHAPE)};
+#undef LESSON08_SHAPE
+}
 
 /// One compiled configuration of warptiled_sgemm, an entry of the lesson's table of variants
 /// (common/variants.hpp): its name, its launcher (`run`, warptiled_sgemm<...>), the `__global__`
@@ -153,9 +176,11 @@ struct WarpTiledConfig : course::Variant<course::Fp32> {
   WarpTileShape shape;  ///< its tiling
 };
 
-/// Every configuration the lesson compiles. `[0]` is the one tuned for the H100 at large sizes
-/// (the headline's usual choice), `[1]` the one tuned_warptiled_sgemm falls back to when a grid
-/// of `[0]`'s tiles would leave SMs idle; the others are the alternatives the chapter compares.
+/// Every configuration the lesson compiles, in the order of LESSON08_CONFIGS. `[0]` is the one
+/// tuned for the H100 at large sizes (the headline's usual choice), `[1]` the one
+/// tuned_warptiled_sgemm falls back to when a grid of `[0]`'s tiles would leave SMs idle; the
+/// others are the alternatives the chapter compares. A save's grader (COURSE_QUICK) compiles part
+/// 1 only: then these two are all.
 const std::vector<WarpTiledConfig>& warptiled_configs();
 
 /// The index in warptiled_configs() that tuned_warptiled_sgemm runs for an M x N output on a GPU

@@ -19,7 +19,10 @@ namespace lesson09 {
 /// Example: padded_index(2, 3, 32, 1) == 2 * 33 + 3 == 69; with pad 0 it is the plain row-major
 /// index, 2 * 32 + 3 == 67.
 /// \pre 0 <= row, 0 <= col < row_length, 0 <= pad
-COURSE_HD int padded_index(int row, int col, int row_length, int pad);
+/// Yours is `inline` (each file that compiles a kernel has its copy); padded_index_on_host is it
+/// compiled once for the CPU, the copy the grader calls (calls-yours/swizzled_sgemm_part1.cu).
+COURSE_HD inline int padded_index(int row, int col, int row_length, int pad);
+int padded_index_on_host(int row, int col, int row_length, int pad);
 
 /// **Exercise (task 3).** The XOR swizzle `Swizzle<B, M, S>` of CUTLASS/CuTe and of the Tensor
 /// Memory Accelerator, applied to a byte offset. It keeps every bit of the offset except the B
@@ -78,6 +81,8 @@ using Swizzle128B = Swizzle<3, 4, 3>;
 /// 128 + 16 bytes is float 36); (3, 37) -> 617 (panel 1 starts at 512; m % 32 = 5 is word 1 of
 /// chunk 1, which row 3 moves to chunk 1 ^ 3 = 2: 512 + 3 * 32 + 2 * 4 + 1).
 /// \pre 0 <= k < bk, bk a multiple of 8, 0 <= m
-COURSE_HD int swizzled_a_index(int k, int m, int bk);
+/// Yours is `inline`; swizzled_a_index_on_host is it compiled once for the CPU, for the grader.
+COURSE_HD inline int swizzled_a_index(int k, int m, int bk);
+int swizzled_a_index_on_host(int k, int m, int bk);
 
 }  // namespace lesson09

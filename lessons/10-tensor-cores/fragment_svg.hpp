@@ -121,13 +121,13 @@ inline void draw(std::ostringstream& o, const Claims& c, char letter, const std:
 }  // namespace svg_detail
 
 /// The three fragments of mma.sync.m16n8k16 (bf16 inputs, fp32 accumulators) as an SVG document,
-/// drawn from a_fragment_coord(), b_fragment_coord() and c_fragment_coord().
-/// \throws course::NotImplemented when a mapping is still a stub
+/// drawn from a_fragment_coord_on_host(), b_fragment_coord_on_host() and
+/// c_fragment_coord_on_host(). \throws course::NotImplemented when a mapping is still a stub
 inline std::string fragment_svg() {
   using svg_detail::Claims;
-  const Claims a = svg_detail::claims_of(16, 16, kAFragment, a_fragment_coord);
-  const Claims b = svg_detail::claims_of(16, 8, kBFragment, b_fragment_coord);
-  const Claims c = svg_detail::claims_of(16, 8, kCFragment, c_fragment_coord);
+  const Claims a = svg_detail::claims_of(16, 16, kAFragment, a_fragment_coord_on_host);
+  const Claims b = svg_detail::claims_of(16, 8, kBFragment, b_fragment_coord_on_host);
+  const Claims c = svg_detail::claims_of(16, 8, kCFragment, c_fragment_coord_on_host);
   constexpr int kCell = 34, kTop = 78, kLeft = 72, kGap = 80;
   const int xa = kLeft, xb = xa + 16 * kCell + kGap, xc = xb + 8 * kCell + kGap;
   const int width = xc + 8 * kCell + 20, height = kTop + 16 * kCell + 58;

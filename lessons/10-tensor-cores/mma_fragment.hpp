@@ -43,6 +43,10 @@ constexpr int kAFragment = 8;  ///< bf16 elements of A per lane (4 registers)
 constexpr int kBFragment = 4;  ///< bf16 elements of B per lane (2 registers)
 constexpr int kCFragment = 4;  ///< fp32 elements of C per lane (4 registers)
 
+/// The three mappings are yours (mma_sync_parts.cuh), `inline`: each file that compiles a kernel
+/// has its copy. NAME_on_host is yours compiled once for the CPU, the copy the grader and the
+/// lesson's program call (calls-yours/mma_sync_gemm_part1.cu).
+///
 /// **Exercise.** Element a_i of lane `lane` in the 16 x 16 A matrix (row-major, `.row`):
 /// - row: group for a0, a1, a4, a5; group + 8 for a2, a3, a6, a7;
 /// - col: 2 thread_in_group + (i % 2), plus 8 for a4 .. a7.
@@ -52,7 +56,8 @@ constexpr int kCFragment = 4;  ///< fp32 elements of C per lane (4 registers)
 /// a7 = (8, 9); lane 5 (group 1, thread_in_group 1) holds a0 = (1, 2), a3 = (9, 3), a4 = (1, 10);
 /// lane 31 holds a7 = (15, 15).
 /// \pre 0 <= lane < 32, 0 <= i < 8
-COURSE_HD FragmentCoord a_fragment_coord(int lane, int i);
+COURSE_HD inline FragmentCoord a_fragment_coord(int lane, int i);
+FragmentCoord a_fragment_coord_on_host(int lane, int i);  ///< yours, compiled for the CPU
 
 /// **Exercise.** Element b_i of lane `lane` in the 16 x 8 B matrix, as (k, n) (`.col`: B is
 /// column-major, so a lane's two values in one register are consecutive k of one column n):
@@ -62,7 +67,8 @@ COURSE_HD FragmentCoord a_fragment_coord(int lane, int i);
 /// Examples: lane 0 holds b0 = (0, 0), b1 = (1, 0), b2 = (8, 0), b3 = (9, 0); lane 5 holds
 /// b0 = (2, 1), b3 = (11, 1); lane 31 holds b3 = (15, 7).
 /// \pre 0 <= lane < 32, 0 <= i < 4
-COURSE_HD FragmentCoord b_fragment_coord(int lane, int i);
+COURSE_HD inline FragmentCoord b_fragment_coord(int lane, int i);
+FragmentCoord b_fragment_coord_on_host(int lane, int i);  ///< yours, compiled for the CPU
 
 /// **Exercise.** Element c_i of lane `lane` in the 16 x 8 accumulator (C and D):
 /// - row: group for c0, c1; group + 8 for c2, c3;
@@ -71,6 +77,7 @@ COURSE_HD FragmentCoord b_fragment_coord(int lane, int i);
 /// The same arrangement as the left half of A. Examples: lane 0 holds c0 = (0, 0), c1 = (0, 1),
 /// c2 = (8, 0), c3 = (8, 1); lane 5 holds c0 = (1, 2), c3 = (9, 3); lane 31 holds c3 = (15, 7).
 /// \pre 0 <= lane < 32, 0 <= i < 4
-COURSE_HD FragmentCoord c_fragment_coord(int lane, int i);
+COURSE_HD inline FragmentCoord c_fragment_coord(int lane, int i);
+FragmentCoord c_fragment_coord_on_host(int lane, int i);  ///< yours, compiled for the CPU
 
 }  // namespace lesson10

@@ -7,40 +7,16 @@
 /// refuse such a GPU before they launch anything, so it is never reached).
 #pragma once
 
+#include "lessons/09-swizzling/cp_async.cuh"
+
 #include <cstdint>
 
 namespace lesson10 {
 
-//! [cp_async]
-// cp.async.cg: 16 bytes from global straight into shared memory, through L2 only (.cg: each
-// byte of a tile is read once per block, the L1 would not help). `src_bytes` below 16 fills the
-// rest with zeros, so 0 writes 16 zero bytes: the padding of a partial tile, with no branch.
-__device__ __forceinline__ void cp_async_16(std::uint32_t dst, const void* src, int src_bytes) {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
-               "r"(src_bytes)
-               : "memory");
-#else
-  (void)dst, (void)src, (void)src_bytes;
-  __trap();
-#endif
-}
-
-// Closes the group of this thread's copies issued since the last commit.
-__device__ __forceinline__ void cp_async_commit() {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-
-// Waits until at most N of this thread's committed groups are still in flight.
-template <int N>
-__device__ __forceinline__ void cp_async_wait() {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-#endif
-}
-//! [cp_async]
+// cp.async is lesson 09's (lessons/09-swizzling/cp_async.cuh): 16 bytes at a time here.
+using lesson09::cp_async_16;
+using lesson09::cp_async_commit;
+using lesson09::cp_async_wait;
 
 //! [ldmatrix]
 /// ldmatrix.x4: the warp loads four 8 x 8 matrices of 16-bit values from shared memory. Lanes

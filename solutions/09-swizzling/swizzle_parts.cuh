@@ -27,7 +27,7 @@ namespace lesson09 {
 // ---- Task 2: padding --------------------------------------------------------------------------
 
 //! [padded_index]
-COURSE_HD int padded_index(int row, int col, int row_length, int pad) {
+COURSE_HD inline int padded_index(int row, int col, int row_length, int pad) {
   // BEGIN EXERCISE: padded_index
   // Each row is followed by `pad` unused elements, so it starts `pad` banks further round.
   return row * (row_length + pad) + col;
@@ -52,7 +52,7 @@ COURSE_HD std::uint32_t Swizzle<B, M, S>::operator()(std::uint32_t offset) const
 // ---- Task 4: the swizzled A tile --------------------------------------------------------------
 
 //! [swizzled_a_index]
-COURSE_HD int swizzled_a_index(int k, int m, int bk) {
+COURSE_HD inline int swizzled_a_index(int k, int m, int bk) {
   // BEGIN EXERCISE: swizzled_a_index
   // Panel m / 32 is a row-major bk x 32 array: row k is one 128-byte row of the 128-byte swizzle.
   const int panel = m >> 5;  // m / 32 and m % 32, for m >= 0

@@ -29,7 +29,7 @@ namespace lesson10 {
 // ---- Part 1: who holds what (mma_fragment.hpp) -------------------------------------------------
 
 //! [fragments]
-COURSE_HD FragmentCoord a_fragment_coord(int lane, int i) {
+COURSE_HD inline FragmentCoord a_fragment_coord(int lane, int i) {
   // BEGIN EXERCISE: a_fragment_coord
   // A quad (4 lanes) shares a row; registers 0 .. 3 walk the four 8 x 8 quarters of A: rows
   // + 8 for registers 1 and 3, columns + 8 for registers 2 and 3.
@@ -38,7 +38,7 @@ COURSE_HD FragmentCoord a_fragment_coord(int lane, int i) {
   // END EXERCISE
 }
 
-COURSE_HD FragmentCoord b_fragment_coord(int lane, int i) {
+COURSE_HD inline FragmentCoord b_fragment_coord(int lane, int i) {
   // BEGIN EXERCISE: b_fragment_coord
   // A quad shares a column n; a register holds two consecutive k, register 1 eight k further on.
   const int group = lane >> 2, thread_in_group = lane & 3;
@@ -46,7 +46,7 @@ COURSE_HD FragmentCoord b_fragment_coord(int lane, int i) {
   // END EXERCISE
 }
 
-COURSE_HD FragmentCoord c_fragment_coord(int lane, int i) {
+COURSE_HD inline FragmentCoord c_fragment_coord(int lane, int i) {
   // BEGIN EXERCISE: c_fragment_coord
   // The left half of A's layout: c0, c1 in row group, c2, c3 eight rows further down.
   const int group = lane >> 2, thread_in_group = lane & 3;

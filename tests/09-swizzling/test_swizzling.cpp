@@ -221,15 +221,15 @@ TEST_CASE("bank_conflicts: rejects sizes and misaligned addresses", "[cpu][task_
 
 TEST_CASE("padded_index: rows of row_length + pad", "[cpu][task_2]") {
   INFO("padded_index(row, col, row_length, pad) = row * (row_length + pad) + col");
-  CHECK(lesson09::padded_index(0, 0, 32, 1) == 0);
-  CHECK(lesson09::padded_index(2, 3, 32, 1) == 69);
-  CHECK(lesson09::padded_index(2, 3, 32, 0) == 67);
-  CHECK(lesson09::padded_index(7, 127, 128, 4) == 7 * 132 + 127);
+  CHECK(lesson09::padded_index_on_host(0, 0, 32, 1) == 0);
+  CHECK(lesson09::padded_index_on_host(2, 3, 32, 1) == 69);
+  CHECK(lesson09::padded_index_on_host(2, 3, 32, 0) == 67);
+  CHECK(lesson09::padded_index_on_host(7, 127, 128, 4) == 7 * 132 + 127);
   // A column of a 32 x 32 float tile: 31 extra wavefronts plain, none with one float of padding.
   WarpAddresses plain{}, padded{};
   for (int t = 0; t < 32; ++t) {
-    plain[t] = 4u * static_cast<std::uint32_t>(lesson09::padded_index(t, 5, 32, 0));
-    padded[t] = 4u * static_cast<std::uint32_t>(lesson09::padded_index(t, 5, 32, 1));
+    plain[t] = 4u * static_cast<std::uint32_t>(lesson09::padded_index_on_host(t, 5, 32, 0));
+    padded[t] = 4u * static_cast<std::uint32_t>(lesson09::padded_index_on_host(t, 5, 32, 1));
   }
   INFO("column 5 of a 32 x 32 tile, pad 0: " << show(plain) << "; pad 1: " << show(padded));
   CHECK(reference_conflicts(plain, 4) == 31);
@@ -237,7 +237,7 @@ TEST_CASE("padded_index: rows of row_length + pad", "[cpu][task_2]") {
   // The kernel pads each row of its A tile by one float4: rows stay 16-byte aligned.
   for (int row = 0; row < 16; ++row) {
     INFO("row " << row << " of a 128-wide tile padded by 4 starts 16-byte aligned");
-    CHECK((4 * lesson09::padded_index(row, 0, 128, 4)) % 16 == 0);
+    CHECK((4 * lesson09::padded_index_on_host(row, 0, 128, 4)) % 16 == 0);
   }
 }
 
@@ -294,17 +294,18 @@ TEST_CASE("Swizzle<B, M, S>: bijective, and conflict-free rows and columns in ev
 TEST_CASE("swizzled_a_index: values, and a bijection on every tile the kernels use",
           "[cpu][task_4]") {
   INFO("panels of 32 columns of m, each a bk x 32 row-major array through Swizzle<3, 4, 3>");
-  CHECK(lesson09::swizzled_a_index(0, 0, 16) == 0);
-  CHECK(lesson09::swizzled_a_index(1, 0, 16) == 36);
-  CHECK(lesson09::swizzled_a_index(3, 37, 16) == 617);
-  CHECK(lesson09::swizzled_a_index(0, 32, 8) == 256);  // panel 1 starts after 8 rows of 32
-  CHECK(lesson09::swizzled_a_index(9, 5, 16) == 9 * 32 + 4 * (1 ^ 1) + 1);  // row 9 is row 1
+  CHECK(lesson09::swizzled_a_index_on_host(0, 0, 16) == 0);
+  CHECK(lesson09::swizzled_a_index_on_host(1, 0, 16) == 36);
+  CHECK(lesson09::swizzled_a_index_on_host(3, 37, 16) == 617);
+  CHECK(lesson09::swizzled_a_index_on_host(0, 32, 8) == 256);  // panel 1 starts after 8 rows of 32
+  CHECK(lesson09::swizzled_a_index_on_host(9, 5, 16) ==
+        9 * 32 + 4 * (1 ^ 1) + 1);  // row 9 is row 1
   for (int bk : {8, 16, 32}) {
     for (int bm : {64, 128, 256}) {
       std::vector<int> owner(bk * bm, -1);
       for (int k = 0; k < bk; ++k) {
         for (int m = 0; m < bm; ++m) {
-          const int idx = lesson09::swizzled_a_index(k, m, bk);
+          const int idx = lesson09::swizzled_a_index_on_host(k, m, bk);
           INFO("tile " << bk << " x " << bm << ": (k, m) = (" << k << ", " << m << ") -> " << idx);
           REQUIRE(idx >= 0);
           REQUIRE(idx < bk * bm);
@@ -313,7 +314,7 @@ TEST_CASE("swizzled_a_index: values, and a bijection on every tile the kernels u
           if (m % 4 == 0) {
             REQUIRE(idx % 4 == 0);  // a float4 of four consecutive m stays whole and aligned
             for (int j = 1; j < 4; ++j)
-              REQUIRE(lesson09::swizzled_a_index(k, m + j, bk) == idx + j);
+              REQUIRE(lesson09::swizzled_a_index_on_host(k, m + j, bk) == idx + j);
           }
         }
       }
@@ -381,30 +382,13 @@ TEST_CASE("ragged along one dimension at a time, and the one-float path", "[gpu]
 TEST_CASE("every compiled configuration is right", "[gpu][task_4]") {
   // The layouts first: a stub fails here with NOT IMPLEMENTED.
   REQUIRE(course::check_gemm(&lesson09::swizzled_sgemm, {33, 65, 17, 1.0f, 0.0f}).passed);
-  const auto& configs = lesson09::sgemm_configs();
-  const course::DeviceLimits& gpu = course::current_device_info().limits;
-  // What final_sgemm chooses here always fits this GPU.
-  for (int size : {4096, 1024, 64}) {
-    const int chosen = lesson09::final_config_for(size, size, gpu);
-    const course::Fit f = course::fits_current_device(configs[chosen]);
-    INFO("final_sgemm at " << size << ": " << configs[chosen].name << ": " << f.why);
-    CHECK(f.ok);
-  }
-  for (int i = 0; i < static_cast<int>(configs.size()); ++i) {
-    // A configuration this GPU cannot run (say more shared memory than a block may have here) is
-    // named, with the reason, and left out.
-    if (const course::Fit f = course::fits_current_device(configs[i]); !f) {
-      WARN(configs[i].name << ": not run on this GPU: " << f.why);
-      continue;
-    }
-    const course::GemmFn<course::Fp32> fn = [i](int M, int N, int K, float alpha, const float* A,
-                                                const float* B, float beta, float* C) {
-      lesson09::config_sgemm(i, M, N, K, alpha, A, B, beta, C);
-    };
-    course_test::check_on_shapes(
-        fn, configs[i].name,
-        {{257, 255, 300, 1.25f, -0.75f}, {300, 512, 64, 1.0f, 0.0f}, {1, 7, 1, 1.0f, 0.0f}});
-  }
+  course_test::check_every_configuration(
+      lesson09::sgemm_configs(), "final_sgemm", &lesson09::final_config_for,
+      [](int i) -> course::GemmFn<course::Fp32> {
+        return [i](int M, int N, int K, float alpha, const float* A, const float* B, float beta,
+                   float* C) { lesson09::config_sgemm(i, M, N, K, alpha, A, B, beta, C); };
+      },
+      {{257, 255, 300, 1.25f, -0.75f}, {300, 512, 64, 1.0f, 0.0f}, {1, 7, 1, 1.0f, 0.0f}});
 }
 
 TEST_CASE("the launchers reject bad shapes before launching", "[gpu][task_4]") {

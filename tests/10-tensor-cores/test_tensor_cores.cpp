@@ -158,7 +158,7 @@ course::GemmFn<course::Bf16> config_fn(int index) {
 // ---- The fragments (CPU) -----------------------------------------------------------------------
 
 TEST_CASE("the A fragment: every element held once, where the PTX ISA puts it", "[cpu][task_1]") {
-  check_known("a", lesson10::a_fragment_coord,
+  check_known("a", lesson10::a_fragment_coord_on_host,
               {{0, 0, {0, 0}},
                {0, 1, {0, 1}},
                {0, 2, {8, 0}},
@@ -172,12 +172,12 @@ TEST_CASE("the A fragment: every element held once, where the PTX ISA puts it", 
                {5, 4, {1, 10}},
                {31, 0, {7, 6}},
                {31, 7, {15, 15}}});
-  check_owned_once("a", 16, 16, lesson10::kAFragment, lesson10::a_fragment_coord);
-  check_against("a", lesson10::kAFragment, lesson10::a_fragment_coord, ptx_a);
+  check_owned_once("a", 16, 16, lesson10::kAFragment, lesson10::a_fragment_coord_on_host);
+  check_against("a", lesson10::kAFragment, lesson10::a_fragment_coord_on_host, ptx_a);
 }
 
 TEST_CASE("the B fragment: every element held once, where the PTX ISA puts it", "[cpu][task_1]") {
-  check_known("b", lesson10::b_fragment_coord,
+  check_known("b", lesson10::b_fragment_coord_on_host,
               {{0, 0, {0, 0}},
                {0, 1, {1, 0}},
                {0, 2, {8, 0}},
@@ -185,12 +185,12 @@ TEST_CASE("the B fragment: every element held once, where the PTX ISA puts it", 
                {5, 0, {2, 1}},
                {5, 3, {11, 1}},
                {31, 3, {15, 7}}});
-  check_owned_once("b", 16, 8, lesson10::kBFragment, lesson10::b_fragment_coord);
-  check_against("b", lesson10::kBFragment, lesson10::b_fragment_coord, ptx_b);
+  check_owned_once("b", 16, 8, lesson10::kBFragment, lesson10::b_fragment_coord_on_host);
+  check_against("b", lesson10::kBFragment, lesson10::b_fragment_coord_on_host, ptx_b);
 }
 
 TEST_CASE("the C fragment: every element held once, where the PTX ISA puts it", "[cpu][task_1]") {
-  check_known("c", lesson10::c_fragment_coord,
+  check_known("c", lesson10::c_fragment_coord_on_host,
               {{0, 0, {0, 0}},
                {0, 1, {0, 1}},
                {0, 2, {8, 0}},
@@ -198,8 +198,8 @@ TEST_CASE("the C fragment: every element held once, where the PTX ISA puts it", 
                {5, 0, {1, 2}},
                {5, 3, {9, 3}},
                {31, 3, {15, 7}}});
-  check_owned_once("c", 16, 8, lesson10::kCFragment, lesson10::c_fragment_coord);
-  check_against("c", lesson10::kCFragment, lesson10::c_fragment_coord, ptx_c);
+  check_owned_once("c", 16, 8, lesson10::kCFragment, lesson10::c_fragment_coord_on_host);
+  check_against("c", lesson10::kCFragment, lesson10::c_fragment_coord_on_host, ptx_c);
 }
 
 TEST_CASE("ldmatrix.x4 delivers the A and B fragments", "[cpu][task_1]") {
@@ -209,7 +209,7 @@ TEST_CASE("ldmatrix.x4 delivers the A and B fragments", "[cpu][task_1]") {
   for (int lane = 0; lane < 32; ++lane) {
     for (int q = 0; q < 4; ++q) {
       for (int h = 0; h < 2; ++h) {
-        const FragmentCoord a = lesson10::a_fragment_coord(lane, 2 * q + h);
+        const FragmentCoord a = lesson10::a_fragment_coord_on_host(lane, 2 * q + h);
         INFO("lane " << lane << " a" << 2 * q + h << " at " << show(a) << " should be row "
                      << lane / 4 << " + 8 (" << q % 2 << "), column " << 2 * (lane % 4) + h
                      << " + 8 (" << q / 2 << ") of A");
@@ -219,7 +219,7 @@ TEST_CASE("ldmatrix.x4 delivers the A and B fragments", "[cpu][task_1]") {
     }
     for (int q = 0; q < 2; ++q) {
       for (int h = 0; h < 2; ++h) {
-        const FragmentCoord b = lesson10::b_fragment_coord(lane, 2 * q + h);
+        const FragmentCoord b = lesson10::b_fragment_coord_on_host(lane, 2 * q + h);
         INFO("lane " << lane << " b" << 2 * q + h << " at " << show(b));
         CHECK(b.col == lane / 4);
         CHECK(b.row == 2 * (lane % 4) + h + 8 * q);
@@ -320,26 +320,9 @@ TEST_CASE("the large tile: ragged along one dimension at a time, K, beta", "[gpu
 TEST_CASE("every compiled configuration is right", "[gpu][task_2]") {
   // Your code first: a stub fails here with NOT IMPLEMENTED.
   REQUIRE(course::check_gemm(&lesson10::mma_sync_gemm, {33, 65, 24, 1.0f, 0.0f}).passed);
-  const auto& configs = lesson10::mma_configs();
-  const course::DeviceLimits& gpu = course::current_device_info().limits;
-  // What mma_sync_gemm chooses here always fits this GPU.
-  for (int size : {4096, 1024, 64}) {
-    const int chosen = lesson10::mma_config_for(size, size, gpu);
-    const course::Fit f = course::fits_current_device(configs[chosen]);
-    INFO("mma_sync_gemm at " << size << ": " << configs[chosen].name << ": " << f.why);
-    CHECK(f.ok);
-  }
-  for (int i = 0; i < static_cast<int>(configs.size()); ++i) {
-    // A configuration this GPU cannot run (say more shared memory than a block may have here) is
-    // named, with the reason, and left out.
-    if (const course::Fit f = course::fits_current_device(configs[i]); !f) {
-      WARN(configs[i].name << ": not run on this GPU: " << f.why);
-      continue;
-    }
-    course_test::check_on_shapes(
-        config_fn(i), configs[i].name,
-        {{257, 255, 264, 1.25f, -0.75f}, {300, 512, 72, 1.0f, 0.0f}, {1, 7, 8, 1.0f, 0.0f}});
-  }
+  course_test::check_every_configuration(
+      lesson10::mma_configs(), "mma_sync_gemm", &lesson10::mma_config_for, config_fn,
+      {{257, 255, 264, 1.25f, -0.75f}, {300, 512, 72, 1.0f, 0.0f}, {1, 7, 8, 1.0f, 0.0f}});
 }
 
 TEST_CASE("wmma_gemm (given) is right on the shape grid", "[gpu][task_2]") {

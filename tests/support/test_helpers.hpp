@@ -1,6 +1,6 @@
 /// \file test_helpers.hpp
 /// \brief Small helpers that several graders share: a precondition check, a device attribute, a
-/// GEMM of either precision checked over a list of shapes.
+/// GEMM of either precision checked over a list of shapes, a lesson's every configuration checked.
 /// Header-only; tests/support is on every test's include path, so `#include "test_helpers.hpp"`.
 #pragma once
 
@@ -8,6 +8,7 @@
 
 #include "common/check.hpp"
 #include "common/device.hpp"
+#include "common/fit.hpp"
 #include "common/gemm.hpp"
 #include "common/gemm_check.hpp"
 
@@ -73,6 +74,31 @@ void check_on_cases(const Fn& fn, const std::string& label, const std::vector<Ed
     INFO(label << " on " << e.shape.str() << ": " << e.what);
     INFO(r.describe());
     CHECK(r.passed);
+  }
+}
+
+/// A lesson's table of compiled configurations (lessons 09 and 10), checked whole: what the
+/// lesson's choice `choose(M, N, limits)` (named `chooser` in the reports) picks at three sizes
+/// fits this GPU, and every configuration, run through `run(i)` (a GEMM that runs configuration i),
+/// is right on `shapes`. A configuration this GPU cannot run (say more shared memory than a block
+/// may have here) is named, with the reason, and left out.
+template <typename Configs, typename Choose, typename Run>
+void check_every_configuration(const Configs& configs, const std::string& chooser,
+                               const Choose& choose, const Run& run,
+                               const std::vector<course::GemmShape>& shapes) {
+  const course::DeviceLimits& gpu = course::current_device_info().limits;
+  for (int size : {4096, 1024, 64}) {
+    const int chosen = choose(size, size, gpu);
+    const course::Fit f = course::fits_current_device(configs[chosen]);
+    INFO(chooser << " at " << size << ": " << configs[chosen].name << ": " << f.why);
+    CHECK(f.ok);
+  }
+  for (int i = 0; i < static_cast<int>(configs.size()); ++i) {
+    if (const course::Fit f = course::fits_current_device(configs[i]); !f) {
+      WARN(configs[i].name << ": not run on this GPU: " << f.why);
+      continue;
+    }
+    check_on_shapes(run(i), configs[i].name, shapes);
   }
 }
 

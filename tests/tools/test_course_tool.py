@@ -166,11 +166,17 @@ exit "${FAKE_EXIT:-0}"
 """
 
 # A fake `cmake --build`: it "compiles" the exercises and fails, as nvcc would, on one that holds
-# SYNTAX_ERROR. It keeps its arguments, a line a call, in build/cmake-calls.log.
+# SYNTAX_ERROR (with --target, only a lesson whose number a target ends with: grade01 builds lesson
+# 01 only). It keeps its arguments, a line a call, in build/cmake-calls.log.
 CMAKE = r"""#!/usr/bin/env bash
 root="__ROOT__"
 echo "$*" >> "$root/build/cmake-calls.log"
-bad=$(grep -l SYNTAX_ERROR "$root"/exercises/*/*.cpp 2>/dev/null | head -n 1)
+lessons=$(echo "$*" | sed -n 's/.*--target //p' | grep -o '[0-9][0-9]' | tr '\n' ' ')
+bad=""
+for f in $(grep -l SYNTAX_ERROR "$root"/exercises/*/*.cpp 2>/dev/null); do
+  n=$(basename "$(dirname "$f")" | cut -c1-2)
+  if [ -z "$lessons" ] || echo " $lessons " | grep -q " $n "; then bad="$f"; break; fi
+done
 if [ -n "$bad" ]; then
   echo "[ 50%] Building CUDA object CMakeFiles/x.dir/$bad.o"
   echo "$bad(3): error: expected a \";\""
@@ -778,6 +784,9 @@ class Grading(Base):
         self.assertIn("tests/02-beta/test.cpp:22: CHECK( r.passed ) failed", out)
         self.assertIn("likely cause: off by one", out)
         self.assertIn("(2 failing test cases in this task; this is the first)", out)
+        # The counts: how many of the part's test cases fail, of how many.
+        self.assertIn("CPU part: 1 of 1 test case failing; GPU part: 1 of 2 test cases failing",
+                      out)
         self.assertIn("task 2 twice the answer: passed", out)
         self.assertIn("make hint-2 gives a hint for task 1", out)
         self.assertIn("(each test case's own output: build/reports/grade02-cpu.log", out)
@@ -902,15 +911,22 @@ class Grading(Base):
         self.assertNotIn("PASSED", out)
         self.assertNotIn("task 1", out)
         self.assertNotIn("gmake", out)
+        # make grade: that lesson's first error, then the table with it marked, the others as
+        # they are; exit 1.
+        self.c.fill("02", SOLVED)
         rc, out, _ = self.c.run("grade", env=gpu)
         self.assertEqual(rc, 1, out)
-        self.assertIn("DOES NOT COMPILE", out)
-        self.assertNotIn("Progress", out)
+        self.assertTrue(out.startswith("lesson 01 (your exercise): DOES NOT COMPILE"), out)
+        self.assertIn('alpha.cpp(3): error: expected a ";"', out)
+        self.assertLess(out.index("error: expected"), out.index("Progress"))
+        self.assertRegex(out, r"\n   01 +Alpha: the first lesson +does not compile +- ")
+        self.assertRegex(out, r"\n.. 02 +Beta: the second +passed +2 of 2 +passed ")
+        self.assertIn("does not compile: lesson 01", out.splitlines()[-1])
         rc, out, _ = self.c.run("run", "1", "--build", str(self.c.root / "build"), env=gpu)
         self.assertEqual(rc, 1, out)
         self.assertIn("DOES NOT COMPILE", out)
         self.assertNotIn("fake lesson program ran", out)
-        self.assertEqual(self.c.state(), before)
+        self.assertEqual(self.c.state()["lessons"]["01"], before["lessons"]["01"])
         # Fixed again: the program runs, with the learner's options.
         self.c.fill("01", SOLVED)
         rc, out, _ = self.c.run("run", "1", "--build", str(self.c.root / "build"),
@@ -979,6 +995,34 @@ class Performance(Base):
         self.c.run("grade", "2", "--solution", env={"FAKE_GPU": "1"})
         self.assertEqual([l.split("--target ")[1] for l in calls.read_text().splitlines()],
                          ["test02", "lesson02_solution"])
+
+    def test_a_save_is_graded_with_the_quick_grader_then_everything_once_it_passes(self):
+        # A lesson whose configurations compile in parts has a save's grader, gradeNN_quick.
+        calls = self.c.root / "build" / "cmake-calls.log"
+        write(self.c.root / "lessons" / "01-alpha" / "calls-yours" / "alpha_part2.cu", "\n")
+        shutil.copy(self.c.root / "build" / "bin" / "grade01",
+                    self.c.root / "build" / "bin" / "grade01_quick")
+        self.c.fill("01", SOLVED)
+        rc, out, _ = self.c.run("grade", "1")  # no GPU: the quick grader's verdict stands
+        self.assertEqual([l.split("--target ")[1] for l in calls.read_text().splitlines()],
+                         ["grade01_quick"])
+        self.assertIn("CPU part passed; GPU part not run", out)
+        self.assertIn("build/reports/grade01_quick-cpu.log", out)
+        calls.unlink()
+        rc, out, _ = self.c.run("grade", "1", env={"FAKE_GPU": "1"})  # a pass: then everything
+        self.assertEqual(rc, 0, out)
+        self.assertEqual([l.split("--target ")[1] for l in calls.read_text().splitlines()],
+                         ["grade01_quick", "grade01", "lesson01"])
+        self.assertIn("PASSED", out)
+        calls.unlink()
+        rc, out, _ = self.c.run("watch", "1", "--once", env={"FAKE_GPU": "1"})
+        self.assertEqual(rc, 0, out)
+        self.assertEqual([l.split("--target ")[1] for l in calls.read_text().splitlines()],
+                         ["grade01_quick", "grade01", "lesson01"])
+        calls.unlink()
+        self.c.run("grade", "1", "--solution")  # the reference solution: its whole grader
+        self.assertEqual([l.split("--target ")[1] for l in calls.read_text().splitlines()],
+                         ["test01"])
 
     def test_perf_without_a_gpu_is_not_measured(self):
         self.c.fill("02", SOLVED)
@@ -1095,6 +1139,91 @@ class Hints(Base):
         self.assertIn("hint 3 of 3", self.c.run("hint", "1")[1])
 
 
+# A fake `cmake --build` of `make test`: make's directory lines around a progress line, a warning,
+# and with FAKE_BUILD_FAILS an error.
+SUITE_CMAKE = r"""#!/bin/sh
+echo "gmake[1]: Entering directory '/x/build'"
+echo "[ 50%] Building CUDA object CMakeFiles/x.dir/k.cu.o"
+echo "k.cu(3): warning: variable \"y\" was declared but never referenced"
+if [ -n "$FAKE_BUILD_FAILS" ]; then
+  echo "k.cu(4): error: expected a \";\""
+  echo "gmake[1]: Leaving directory '/x/build'"
+  exit 2
+fi
+echo "gmake[1]: Leaving directory '/x/build'"
+echo "[100%] Built target x"
+"""
+# A fake ctest: the list (-N), or a run that prints what CTest prints after its summary line.
+SUITE_CTEST = r"""#!/bin/sh
+if [ "$1" = "-N" ]; then echo "Total Tests: 3"; exit 0; fi
+mkdir -p Testing/Temporary
+printf 'SKIPPED: no CUDA device\nSKIPPED: no CUDA device\n' > Testing/Temporary/LastTest.log
+echo "1/3 Test #1: common.cpu ....   Passed    0.10 sec"
+echo "2/3 Test #2: common.gpu ....***Skipped   0.01 sec"
+if [ -n "$FAKE_TEST_FAILS" ]; then
+  echo "3/3 Test #3: course.repo ...***Failed    0.20 sec"
+  echo "67% tests passed, 1 tests failed out of 3"
+  echo ""
+  echo "Total Test time (real) =   0.31 sec"
+  echo "The following tests FAILED:"
+  echo "	  3 - course.repo (Failed)"
+  echo "Errors while running CTest"
+  exit 8
+fi
+echo "3/3 Test #3: course.repo ...   Passed    0.20 sec"
+echo "100% tests passed, 0 tests failed out of 3"
+echo ""
+echo "Total Test time (real) =   0.31 sec"
+echo ""
+echo "The following tests did not run:"
+echo "	  2 - common.gpu (Skipped)"
+"""
+
+
+class Suite(Base):
+    """`make test` (course.py test): the plan first, a quiet build, CTest's summary and the next
+    step last."""
+
+    def run_suite(self, **env):
+        write(self.c.root / "build" / "CMakeCache.txt", "")
+        write(self.c.root / "fakebin" / "cmake", SUITE_CMAKE, 0o755)
+        write(self.c.root / "fakebin" / "ctest", SUITE_CTEST, 0o755)
+        write(self.c.root / "fakebin" / "make",
+              "#!/bin/sh\nfor i in 1 2 3 4; do echo \"nvcc -c k$i.cu -o k$i.cu.o\"; done\n", 0o755)
+        return self.c.run("test", "--build", str(self.c.root / "build"), "--jobs", "2", env=env)
+
+    def test_the_plan_first_the_summary_and_the_next_step_last(self):
+        rc, out, _ = self.run_suite()
+        self.assertEqual(rc, 0, out)
+        lines = out.splitlines()
+        self.assertEqual(lines[0], "the course's own suite: builds 4 files (about 10 seconds on 2 "
+                         "cores), then runs 3 tests; without a GPU the GPU tests are skipped, with "
+                         "the reason.")
+        self.assertNotIn("directory", out)
+        self.assertIn("[ 50%] Building CUDA object", out)
+        self.assertIn('warning: variable "y"', out)
+        self.assertEqual(lines[-3], "skipped 2 test(s): no CUDA device")
+        self.assertEqual(lines[-2], "100% tests passed, 0 tests failed out of 3")
+        self.assertTrue(lines[-1].startswith("The course's own suite passed. Next: make next"))
+        self.assertLess(out.index("Total Test time"), out.index("100% tests passed"))
+        self.assertLess(out.index("common.gpu (Skipped)"), out.index("100% tests passed"))
+
+    def test_a_failing_test_is_said_last_with_how_to_run_it_again(self):
+        rc, out, _ = self.run_suite(FAKE_TEST_FAILS="1")
+        self.assertEqual(rc, 1, out)
+        lines = out.splitlines()
+        self.assertEqual(lines[-2], "67% tests passed, 1 tests failed out of 3")
+        self.assertIn("-R NAME --output-on-failure", lines[-1])
+        self.assertLess(out.index("course.repo (Failed)"), out.index("67% tests passed"))
+
+    def test_a_build_error_runs_no_test(self):
+        rc, out, _ = self.run_suite(FAKE_BUILD_FAILS="1")
+        self.assertEqual(rc, 1, out)
+        self.assertNotIn("Test #", out)
+        self.assertIn("DOES NOT COMPILE", out)
+        self.assertIn('error: expected a ";"', out.splitlines()[-1])
+
+
 class Watch(Base):
     def test_once_on_an_untouched_stub(self):
         rc, out, err = self.c.run("watch", "1", "--once", "--no-build")
@@ -1155,6 +1284,20 @@ class Watch(Base):
         self.assertEqual(rc, 1, out)
         self.assertTrue(out.startswith("building lesson 01 (your exercise): 5 files to compile, "
                                        "about 10 seconds on 2 cores"), out)
+        self.assertIn("NOT STARTED", out)
+
+    def test_a_save_that_compiles_one_file_says_so_too(self):
+        # One CUDA file (5 s of one core): a wait over 2 s, said with its estimate.
+        write(self.c.root / "build" / "CMakeCache.txt", "")
+        write(self.c.root / "fakebin" / "make", "#!/bin/sh\necho 'nvcc -c k.cu -o k.cu.o'\n", 0o755)
+        rc, out, _ = self.c.run("watch", "1", "--once", "--jobs", "2")
+        self.assertTrue(out.startswith("building lesson 01 (your exercise): 1 file to compile, "
+                                       "about 5 seconds on 2 cores..."), out)
+        # Nothing to compile: nothing said.
+        write(self.c.root / "fakebin" / "make", "#!/bin/sh\necho 'make: Nothing to be done'\n",
+              0o755)
+        rc, out, _ = self.c.run("watch", "1", "--once", "--jobs", "2")
+        self.assertFalse(out.startswith("building"), out)
         self.assertIn("NOT STARTED", out)
 
     def start(self, *args, ignore_sigint=False):

@@ -6,7 +6,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from .util import paint, run
+from .util import ROOT, paint, run
 
 
 def compile_errors(out, limit=20):
@@ -30,18 +30,27 @@ def compile_errors(out, limit=20):
     return chosen[:limit]
 
 
-def lesson_targets(lesson, solution=False, graders=True, programs=True):
+def has_quick_grader(lesson):
+    """True when a save of the lesson's exercise is graded by gradeNN_quick first: a lesson whose
+    configurations compile in parts (lessons/NN-slug/calls-yours/NAME_part2.cu, ...), the
+    lesson's tests needing part 1 only on any GPU (CMakeLists.txt builds it)."""
+    folder = ROOT / "lessons" / lesson.dir / "calls-yours"
+    return any(re.search(r"_part([2-9]|[1-9][0-9])\.cu$", p.name) for p in folder.glob("*.cu"))
+
+
+def lesson_targets(lesson, solution=False, graders=True, programs=True, quick=False):
     """The build targets of one lesson: its grader(s) and program(s), for the exercise or the
-    reference solution."""
+    reference solution; `quick`: a save's grader of the exercise (has_quick_grader())."""
     out = []
     if graders:
-        out.append(f"test{lesson.num}" if solution else f"grade{lesson.num}")
+        out.append(f"test{lesson.num}" if solution else
+                   f"grade{lesson.num}" + ("_quick" if quick else ""))
     if programs:
         out.append(f"lesson{lesson.num}" + ("_solution" if solution else ""))
     return out
 
 
-def _to_build(build, targets):
+def files_to_build(build, targets):
     """(CUDA files, C++ files) a build of `targets` would compile (a dry run), or None when
     unknown."""
     gen = Path(build) / "CMakeCache.txt"
@@ -60,19 +69,47 @@ def _to_build(build, targets):
     return cuda, len(compiles) - cuda
 
 
+# Seconds of one core a file of this course takes to compile, as a first build on 2 cores measures
+# (62 CUDA and 39 C++ files in 3 minutes): about 5 s a CUDA file, 3 s a C++ file.
+CUDA_FILE_SECONDS, CXX_FILE_SECONDS = 5, 3
+# A wait longer than this says what it builds first.
+SILENT_WAIT_SECONDS = 2
+
+
+def build_estimate(cuda, cxx, jobs):
+    """Seconds a build that compiles `cuda` CUDA and `cxx` C++ files takes on `jobs` cores: the
+    files share the cores, and no file compiles on more than one."""
+    files = cuda + cxx
+    if not files:
+        return 0.0
+    return (cuda * CUDA_FILE_SECONDS + cxx * CXX_FILE_SECONDS) / max(1, min(jobs, files))
+
+
+def estimate_words(seconds):
+    """An estimate as it reads: "about 5 seconds", "about 40 seconds", "about 3 minutes"."""
+    if seconds < 10:
+        return f"about {max(1, round(seconds))} seconds"
+    if seconds < 90:
+        return f"about {round(seconds, -1):.0f} seconds"
+    return f"about {round(seconds / 60)} minutes"
+
+
 def say_building(build, targets, jobs, what):
-    """Before a build of `targets` (everything when empty) that compiles many files, a first build
-    above all: says so in one line, with an estimate. Nothing when only a few files changed."""
-    counts = _to_build(build, targets)
-    if counts and sum(counts) >= 4:
-        # Measured on 2 cores: about 5 s of one core per CUDA file of this course and 3 s per C++
-        # file (a first build: 62 CUDA and 39 C++ files in 3 minutes).
-        seconds = (counts[0] * 5 + counts[1] * 3) / max(jobs, 1)
-        when = (f"about {max(10, round(seconds, -1)):.0f} seconds" if seconds < 90 else
-                f"about {round(seconds / 60)} minutes")
-        print(f"building {what}: {sum(counts)} files to compile, {when} on {jobs} "
-              f"core{'s' if jobs > 1 else ''} (a first build compiles the shared harness too; "
-              f"later builds only what changed)...", flush=True)
+    """Before a build of `targets` (everything when empty) that takes longer than a moment (a save
+    that recompiles one heavy file, a first build): says so in one line, with an estimate. Nothing
+    when nothing needs compiling."""
+    counts = files_to_build(build, targets)
+    if not counts:
+        return
+    seconds = build_estimate(*counts, jobs)
+    if seconds < SILENT_WAIT_SECONDS:
+        return
+    files = sum(counts)
+    first = " (a first build compiles the shared harness too; later builds only what changed)" \
+        if files >= 10 else ""
+    print(f"building {what}: {files} file{'s' if files > 1 else ''} to compile, "
+          f"{estimate_words(seconds)} on {jobs} core{'s' if jobs > 1 else ''}{first}...",
+          flush=True)
 
 
 def build_targets(build, targets, jobs, what, quiet=False):

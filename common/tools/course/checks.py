@@ -6,11 +6,12 @@ from pathlib import Path
 
 from . import records
 from .building import build_targets
-from .grading import SNIPPET, report_path, run_part
+from .judge import report_path, run_part
 from .hints import check_hints
 from .regions import regions_of, split_regions
 from .report import ReportError, read_report
 from .reset import exercise_untouched
+from .screens import SNIPPET
 from .util import ROOT, SKIP_CODE, run
 
 KNOWN_SANITIZERS = ("memcheck", "racecheck", "synccheck", "initcheck")

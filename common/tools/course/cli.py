@@ -13,7 +13,7 @@ exit 1). Grading reads only the report each grader writes (COURSE_REPORT), task 
                                       builds, then the progress table (all lessons), or one lesson
                                       task by task with the first failure's diagnosis; --perf adds
                                       the performance verdict
-  course.py run N [--solution] [--args '...']
+  course.py run N [--solution] [--args='...']
                                       builds lesson N's program, then runs it
   course.py build [N] [--mine]        builds lesson N's reference program (and yours), or all
   course.py next                      the first lesson not passed yet: its chapter and exercise
@@ -23,6 +23,10 @@ exit 1). Grading reads only the report each grader writes (COURSE_REPORT), task 
   course.py check-stubs [--build DIR] every exercise stub fails its grader with NOT IMPLEMENTED
   course.py self-check [--build DIR]  on a GPU: every solution passes its grader, every untouched
                                       stub fails it with NOT IMPLEMENTED (exit 77 without a GPU)
+  course.py test [--build DIR]        make test: builds everything, then CTest's tests (not the
+                                      learner's graders); the summary and the next step last
+  course.py cmake-records FILE        what the build needs of each lesson's record, as a CMake file
+                                      (CMakeLists.txt runs it at configure time)
   course.py check-repo                the manifest and every record (keys, files, regions, test
                                       tags, parts, hints per task), folders, chapters, exercise
                                       == solution outside the fill-in regions, and every stub
@@ -33,8 +37,9 @@ The learner's state (lessons and tasks passed and when, hints seen per task) liv
 keeps a copy of what it replaces under .course/backup/.
 
 The package's parts: records (the manifest and the records, tomlsubset their TOML), progress,
-hints, regions (the fill-in regions), building, report (the graders' reports), grading (parts,
-tasks, verdicts), measurements (the lesson programs' measurement lines), watch, reset, checks, cli.
+hints, regions (the fill-in regions), building, report (the graders' reports), judge (parts,
+tasks, verdicts: a Status), screens (how a verdict reads), commands (grade, run, next, build),
+suite (make test), schema (a record's fields), measurements (the lesson programs' measurement lines), watch, reset, checks, cli.
 """
 
 import argparse
@@ -42,15 +47,11 @@ import os
 import sys
 from pathlib import Path
 
-from . import checks, grading, hints, records, reset, watch
+from . import checks, commands, hints, records, reset, suite, watch
 
 
-def main(argv=None):
-    try:
-        sys.stdout.reconfigure(errors="replace")
-        sys.stderr.reconfigure(errors="replace")
-    except AttributeError:
-        pass
+def parser():
+    """The command line of course.py: its commands and their options."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     sub.add_parser("list")
@@ -73,7 +74,10 @@ def main(argv=None):
     r.add_argument("lesson")
     r.add_argument("--build", default="build")
     r.add_argument("--solution", action="store_true", help="run the reference solution's program")
-    r.add_argument("--args", default="", help="the program's options, as one string")
+    # One word, `--args=...`, from the Makefile: a value that starts with a dash (ARGS=--help)
+    # is then the value, not an option of its own.
+    r.add_argument("--args", default="", help="the program's options, as one string (a shell "
+                   "splits it: quotes group words)")
     r.add_argument("--jobs", type=int, default=jobs)
     b = sub.add_parser("build")
     b.add_argument("lesson", nargs="?")
@@ -106,7 +110,21 @@ def main(argv=None):
     sc.add_argument("--no-build", action="store_true", help="check what is built")
     sc.add_argument("--jobs", type=int, default=jobs)
     sub.add_parser("check-repo")
-    args = ap.parse_args(argv)
+    cm = sub.add_parser("cmake-records")
+    cm.add_argument("out", help="the CMake file to write")
+    t = sub.add_parser("test")
+    t.add_argument("--build", default="build")
+    t.add_argument("--jobs", type=int, default=jobs)
+    return ap
+
+
+def main(argv=None):
+    try:
+        sys.stdout.reconfigure(errors="replace")
+        sys.stderr.reconfigure(errors="replace")
+    except AttributeError:
+        pass
+    args = parser().parse_args(argv)
     if hasattr(args, "build"):
         args.build = str(Path(args.build).resolve())
     if args.cmd == "check-repo":  # lists every problem of the records itself
@@ -118,10 +136,13 @@ def main(argv=None):
         if args.cmd == "resolve":
             print(records.resolve(args.lesson).num)
             return 0
-        return {"hint": hints.cmd_hint, "grade": grading.cmd_grade, "run": grading.cmd_run,
-                "build": grading.cmd_build, "next": grading.cmd_next, "watch": watch.cmd_watch,
+        if args.cmd == "cmake-records":
+            records.cmake_records(args.out)
+            return 0
+        return {"hint": hints.cmd_hint, "grade": commands.cmd_grade, "run": commands.cmd_run,
+                "build": commands.cmd_build, "next": commands.cmd_next, "watch": watch.cmd_watch,
                 "reset": reset.cmd_reset, "check-stubs": checks.cmd_check_stubs,
-                "self-check": checks.cmd_self_check}[args.cmd](args)
+                "self-check": checks.cmd_self_check, "test": suite.cmd_test}[args.cmd](args)
     except records.RecordError as e:
         print(f"the course's lesson records cannot be used: {e}\n(make check-repo lists every "
               f"problem; lessons/manifest.txt describes the records)", file=sys.stderr)

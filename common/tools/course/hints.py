@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from . import records
-from .progress import CPU_ONLY, Progress
+from .progress import Progress, Status
 from .util import ROOT
 
 TASK_HEADING = re.compile(r"^## +Task +(\d+)\s*(?::\s*(.*?))?\s*$", re.M)
@@ -109,7 +109,7 @@ def first_unfinished(lesson, entry):
     when every task has passed."""
     tasks = entry.get("tasks", {})
     for t in lesson.tasks:
-        if tasks.get(t.key, {}).get("status") not in ("passed", CPU_ONLY):
+        if tasks.get(t.key, {}).get("status") not in (Status.PASSED, Status.CPU_ONLY):
             return t
     return None
 

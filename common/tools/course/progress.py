@@ -1,15 +1,16 @@
 """The learner's state, .course/progress.json: per lesson its last status, when it first passed,
 its last % of cuBLAS, and per task its last status and the hints seen.
 
-    {"format": 2, "lessons": {"03": {"status": "failing", "gpu": "not run", "graded_at": ...,
+    {"format": 2, "lessons": {"03": {"status": Status.FAILING, "gpu": "not run", "graded_at": ...,
      "passed_at": ..., "pct_of_cublas": 0.9, "perf": "met",
-     "tasks": {"1": {"status": "passed", "passed_at": ..., "hints_seen": 2}}}}}
+     "tasks": {"1": {"status": Status.PASSED, "passed_at": ..., "hints_seen": 2}}}}}
 
 Files of the first format (no "tasks"; "hints_seen" for the whole lesson) are read as they are:
 hints.py spreads the old count over the tasks the first time it is used. A file that cannot be
 read is rebuilt with a warning (the old one kept as progress.json.corrupt), never a crash.
 """
 
+import enum
 import json
 import os
 import re
@@ -21,11 +22,31 @@ from . import records
 from .util import STATE_DIR, now, rel
 
 PROGRESS = STATE_DIR / "progress.json"
-# A lesson's status. "CPU part passed" is a lesson whose CPU part passed (or, without a CPU part,
-# whose regions are written) and whose GPU part could not run here (no GPU, or one too old): it is
-# not passed until the GPU part runs and passes.
-CPU_ONLY = "CPU part passed"
-STATUSES = ("passed", "failing", "not started", "skipped", CPU_ONLY)
+
+
+class Status(str, enum.Enum):
+    """The status of a lesson or of one of its tasks, the one list of them (judge.py decides it,
+    screens.py shows it, progress.json keeps its value)."""
+
+    PASSED = "passed"
+    """Every test case ran and passed, the GPU part's included."""
+    FAILING = "failing"
+    """A test case failed for a reason other than a stub, or the grader died."""
+    NOT_STARTED = "not started"
+    """Every test case that ran hit a stub (NOT IMPLEMENTED), or the regions are as shipped."""
+    SKIPPED = "skipped"
+    """Nothing of it could run on this machine."""
+    CPU_ONLY = "CPU part passed"
+    """Its CPU part passed (or, without a CPU part, its regions are written) and its GPU part could
+    not run here (no GPU, or one too old): not passed until the GPU part runs and passes."""
+    DOES_NOT_COMPILE = "does not compile"
+    """Its grader did not build: nothing of it ran (make grade's table)."""
+
+    __str__ = str.__str__  # the value, in messages and f-strings
+    __format__ = str.__format__
+
+
+STATUSES = tuple(s.value for s in Status if s is not Status.DOES_NOT_COMPILE)
 FIELDS = {"status": str, "gpu": str, "gpu_note": str, "graded_at": str, "passed_at": str,
           "pct_of_cublas": float, "perf": str, "hints_seen": int, "tasks": dict}
 TASK_FIELDS = {"status": str, "passed_at": str, "hints_seen": int}
@@ -120,13 +141,13 @@ class Progress:
         return self.data["lessons"].get(num, {})
 
     def record(self, lesson, result, perf=None):
-        """Records a graded lesson (a grading.Result) and each of its tasks."""
+        """Records a graded lesson (a judge.Result) and each of its tasks."""
         e = self.entry(lesson.num)
         t = now()
         # A machine where the GPU part cannot run does not undo a pass that ran it.
-        if not (result.status in ("skipped", CPU_ONLY) and e.get("status") == "passed"):
+        if not (result.status in (Status.SKIPPED, Status.CPU_ONLY) and e.get("status") == Status.PASSED):
             e["status"] = result.status
-        if result.status == "passed":
+        if result.status == Status.PASSED:
             e.setdefault("passed_at", t)
         e["graded_at"] = t
         e["gpu"] = result.gpu
@@ -141,32 +162,32 @@ class Progress:
         tasks = e.setdefault("tasks", {})
         for tr in result.tasks:
             te = tasks.setdefault(tr.task.key, {})
-            if not (tr.status in ("skipped", CPU_ONLY) and te.get("status") == "passed"):
+            if not (tr.status in (Status.SKIPPED, Status.CPU_ONLY) and te.get("status") == Status.PASSED):
                 te["status"] = tr.status
-            if tr.status == "passed":
+            if tr.status == Status.PASSED:
                 te.setdefault("passed_at", t)
 
     def reset_lesson(self, lesson):
         """After `make reset-N`: the lesson and its tasks are not started (hints seen stay)."""
         e = self.entry(lesson.num)
         if e.get("status"):
-            e["status"] = "not started"
+            e["status"] = Status.NOT_STARTED
         for te in e.get("tasks", {}).values():
             if te.get("status"):
-                te["status"] = "not started"
+                te["status"] = Status.NOT_STARTED
 
     def current(self):
         """The lesson to work on: the first one neither passed nor waiting only for its GPU part
-        (CPU_ONLY: the learner has done what this machine can check), or None when none is left."""
+        (Status.CPU_ONLY: the learner has done what this machine can check), or None when none is left."""
         return next((l for l in records.lessons()
-                     if self.get(l.num).get("status") not in ("passed", CPU_ONLY)), None)
+                     if self.get(l.num).get("status") not in (Status.PASSED, Status.CPU_ONLY)), None)
 
     def waiting_for_gpu(self):
         """The lessons whose CPU part passed and whose GPU part has not run yet."""
-        return [l for l in records.lessons() if self.get(l.num).get("status") == CPU_ONLY]
+        return [l for l in records.lessons() if self.get(l.num).get("status") == Status.CPU_ONLY]
 
     def passed_count(self):
-        return sum(1 for l in records.lessons() if self.get(l.num).get("status") == "passed")
+        return sum(1 for l in records.lessons() if self.get(l.num).get("status") == Status.PASSED)
 
 
 def progress_bar(done, total, width=30):

@@ -2,7 +2,8 @@
 lessons/NN-slug/lesson.toml (everything the build and the tools know about it).
 
 The manifest lists the lessons in course order, one line each, `NN slug`. The record's keys are
-described in the manifest's header; its syntax is the small TOML subset of tomlsubset.py. A record
+described in the manifest's header; it is TOML, read by tomllib (Python 3.11 and later) or, on an
+older Python, by the subset reader of tomlsubset.py. A record
 that cannot be read stops every tool with the file, the line and what is wrong (RecordError);
 `course.py check-repo` also checks that what a record names exists (folders, files, regions, test
 tags, hints).
@@ -11,9 +12,16 @@ tags, hints).
 import re
 import shlex
 import sys
+from pathlib import Path
 
-from . import tomlsubset
+from . import schema, tomlsubset
+from .schema import INT, LIST, NUM, STR, TABLE, TABLES
 from .util import ROOT
+
+try:
+    import tomllib
+except ImportError:  # Python < 3.11: the subset reader
+    tomllib = None
 
 MANIFEST = ROOT / "lessons" / "manifest.txt"
 RECORD = "lesson.toml"
@@ -23,21 +31,12 @@ PARTS = ("cpu", "gpu")
 # The measurement of a GEMM lesson without its own `ragged`: a small problem, ragged everywhere,
 # checked and not timed (no cuBLAS under the sanitizers).
 GEMM_RAGGED = ["--m", "257", "--n", "255", "--k", "300", "--check-only"]
-DEFAULT_SANITIZE = ["memcheck", "racecheck"]
 
-STR, INT, NUM, LIST, TABLE, TABLES = "a string", "a whole number", "a number", \
-    "an array of strings", "a table", "an array of tables"
-# key: (what it must be, required)
-TOP_KEYS = {
-    "number": (INT, True), "slug": (STR, True), "title": (STR, True), "chapter": (STR, True),
-    "min_cc": (STR, True), "precision": (STR, True), "kind": (STR, True), "parts": (LIST, True),
-    "hints": (STR, True), "solution_target": ("a number or a string '~N'", False),
-    "learner_target": (NUM, False), "measure": (TABLE, False), "metric": (TABLES, False),
-    "task": (TABLES, True),
-}
-MEASURE_KEYS = {"ragged": (STR, False), "sanitize": (LIST, False), "bench": (LIST, False)}
-METRIC_KEYS = {"name": (STR, True), "shows": (STR, True)}
-TASK_KEYS = {"title": (STR, True), "tag": (STR, True), "regions": (LIST, True)}
+# key: (what it must be, required), from the schema's typed fields (schema.py).
+TOP_KEYS = schema.keys(schema.Record)
+MEASURE_KEYS = schema.keys(schema.Measure)
+METRIC_KEYS = schema.keys(schema.Metric)
+TASK_KEYS = schema.keys(schema.Task)
 
 
 class RecordError(Exception):
@@ -121,28 +120,25 @@ class Task:
 
 
 class Lesson:
-    """One lesson: its manifest line and its record."""
+    """One lesson: its manifest line and its record (schema.Record)."""
 
     def __init__(self, num, slug, record, path):
         self.num, self.slug, self.path = num, slug, path
         self.record = record
-        get = record.get
-        self.title = get("title", "")
-        self.chapter = get("chapter", f"lesson{num}")
-        self.min_cc = get("min_cc", "7.5")
-        self.precision = get("precision", "none")
-        self.kind = get("kind", "other")
-        self.parts = list(get("parts", []))
-        self.hints_file = get("hints", "hints.md")
-        self.solution_target = get("solution_target")
-        self.learner_target = get("learner_target")
-        measure = get("measure", {})
-        self.ragged_args = measure.get("ragged")
-        self.sanitize = list(measure.get("sanitize", DEFAULT_SANITIZE))
-        self.bench = list(measure.get("bench", []))
-        self.metrics = [(m["name"], m["shows"]) for m in get("metric", [])]
-        self.tasks = [Task(i, t.get("title", ""), t.get("tag", ""), t.get("regions", []))
-                      for i, t in enumerate(get("task", []), 1)]
+        self.title = record.title
+        self.chapter = record.chapter
+        self.min_cc = record.min_cc
+        self.precision = record.precision
+        self.kind = record.kind
+        self.parts = list(record.parts)
+        self.hints_file = record.hints
+        self.solution_target = record.solution_target
+        self.learner_target = record.learner_target
+        self.ragged_args = record.measure.ragged
+        self.sanitize = list(record.measure.sanitize)
+        self.bench = list(record.measure.bench)
+        self.metrics = [(m.name, m.shows) for m in record.metric]
+        self.tasks = [Task(i, t.title, t.tag, t.regions) for i, t in enumerate(record.task, 1)]
 
     @property
     def dir(self):
@@ -286,8 +282,8 @@ def record_problems(num, slug, record, where):
 
 
 def load_record(num, slug, root=None):
-    """(Lesson, problems) of lessons/NN-slug/lesson.toml; raises RecordError when it cannot be
-    read at all."""
+    """(Lesson, []) of lessons/NN-slug/lesson.toml, or (None, what is wrong with it); raises
+    RecordError when it cannot be read at all."""
     path = (root or ROOT) / "lessons" / f"{num}-{slug}" / RECORD
     where = f"lessons/{num}-{slug}/{RECORD}"
     try:
@@ -295,11 +291,31 @@ def load_record(num, slug, root=None):
     except OSError as e:
         raise RecordError(f"{where}: the lesson's record cannot be read ({e.strerror or e})") \
             from None
+    table = read_toml(text, where)
+    problems = record_problems(num, slug, table, where)
+    if problems:  # not usable: the problems say why
+        return None, problems
+    return Lesson(num, slug, schema.build(schema.Record, table), path), []
+
+
+def read_toml(text, where):
+    """A record's text as a dict: Python's own TOML reader (tomllib, Python 3.11 and later), else
+    the course's subset of it (tomlsubset.py, for Python 3.8 to 3.10). RecordError, with the file
+    and the line, when it is not TOML."""
+    if tomllib is None:
+        try:
+            return tomlsubset.loads(text, where)
+        except tomlsubset.TomlError as e:
+            raise RecordError(str(e)) from None
     try:
-        record = tomlsubset.loads(text, where)
-    except tomlsubset.TomlError as e:
-        raise RecordError(str(e)) from None
-    return Lesson(num, slug, record, path), record_problems(num, slug, record, where)
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        # "Invalid value (at line 6, column 10)" -> "lessons/...:6: invalid value (column 10)"
+        m = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", str(e))
+        if m:
+            raise RecordError(f"{where}:{m.group(2)}: {m.group(1)[:1].lower()}{m.group(1)[1:]} "
+                              f"(column {m.group(3)}): not TOML") from None
+        raise RecordError(f"{where}: {e}") from None
 
 
 _cache = {}
@@ -345,3 +361,26 @@ def next_lesson(lesson):
         if l.num == lesson.num:
             return order[i + 1] if i + 1 < len(order) else None
     return None
+
+
+def cmake_records(out):
+    """Writes `out`, the CMake file the build includes at configure time: each lesson's number,
+    slug, min_cc and parts, from the manifest and the records (so that CMake reads no TOML), and
+    the files it was made from (a change to one configures again). RecordError when a record
+    cannot be used."""
+    lines = ["# Made by `course.py cmake-records` from lessons/manifest.txt and the lessons' records",
+             "# at configure time (CMakeLists.txt includes it); not to be edited.", ""]
+    nums, sources = [], [str(MANIFEST), str(Path(schema.__file__).resolve())]
+    for lesson in lessons():
+        nums.append(lesson.num)
+        sources.append(str(lesson.path))
+        lines += [f"set(course_lesson_{lesson.num}_slug {lesson.slug})",
+                  f"set(course_lesson_{lesson.num}_min_cc {lesson.min_cc})",
+                  f"set(course_lesson_{lesson.num}_parts \"{';'.join(lesson.parts)}\")"]
+    lines += [f"set(course_lessons \"{';'.join(nums)}\")",
+              f"set(course_record_files \"{';'.join(sources)}\")", ""]
+    text = "\n".join(lines)
+    out = Path(out)
+    if not out.exists() or out.read_text() != text:  # unchanged: CMake sees no new file
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text)

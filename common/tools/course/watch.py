@@ -12,11 +12,12 @@ import time
 from pathlib import Path
 
 from . import records
-from .building import compile_errors, lesson_targets, say_building, try_build
-from .grading import (STATUS_COLOR, gpu_not_run_line, grade_lesson, next_lines, parts_line,
-                      perf_verdict, solution_lines, status_label, task_lines)
+from .building import compile_errors, has_quick_grader, lesson_targets, say_building, try_build
+from .judge import grade_lesson, perf_verdict
+from .screens import (STATUS_COLOR, gpu_not_run_line, next_lines, parts_line, solution_lines,
+                      status_label, task_lines)
 from .hints import seen_counts, task_hints
-from .progress import CPU_ONLY, Progress, progress_bar
+from .progress import Progress, Status, progress_bar
 from .util import ROOT, paint, relevant
 
 
@@ -149,8 +150,9 @@ def watch_screen(lesson, args, watcher):
     out = [paint(f"lesson {lesson.num} \u00b7 {lesson.title}", "bold") + f"   ({who})",
            f"{code}   chapter: lessons/{lesson.dir}/README.md", ""]
     built, log = True, ""
+    quick = not args.solution and has_quick_grader(lesson)  # a save's grader first
     if not args.no_build:
-        targets = lesson_targets(lesson, args.solution, programs=False)
+        targets = lesson_targets(lesson, args.solution, programs=False, quick=quick)
         say_building(build, targets, args.jobs, f"lesson {lesson.num} ({who})")
         built, log = try_build(build, targets, args.jobs)
     progress = None if args.solution else Progress()
@@ -160,7 +162,7 @@ def watch_screen(lesson, args, watcher):
         out += [""] + ["  " + l for l in compile_errors(log)]
     else:
         result = grade_lesson(build, lesson, args.solution,
-                              None if args.no_build else args.jobs)
+                              None if args.no_build else args.jobs, quick=quick)
         verdict = perf_verdict(result) if args.perf else None
         if progress:
             progress.record(lesson, result, verdict[0] if verdict else None)
@@ -168,13 +170,13 @@ def watch_screen(lesson, args, watcher):
         status = result.status
         out.append("status: " + paint(status_label(status, lesson), STATUS_COLOR[status]) +
                    f"   ({parts_line(result)})")
-        if status == CPU_ONLY:
+        if status == Status.CPU_ONLY:
             out.append("        not passed yet: " + gpu_not_run_line(result))
         elif result.gpu_state == "skipped":
             out.append(f"        the GPU part did not run: {result.gpu_reason}")
-        rc = 0 if status in ("passed", "skipped", CPU_ONLY) else 1
+        rc = 0 if status in (Status.PASSED, Status.SKIPPED, Status.CPU_ONLY) else 1
         out += [""] + ["  " + l for l in task_lines(result)]
-        if status in ("failing", "not started"):
+        if status in (Status.FAILING, Status.NOT_STARTED):
             nxt = result.first_unfinished()
             if nxt is not None:
                 entry = progress.get(lesson.num) if progress else {}
@@ -182,10 +184,10 @@ def watch_screen(lesson, args, watcher):
                 total = len(task_hints(lesson).get(nxt.task.number, []))
                 out += ["", f"make hint-{lesson.n} gives a hint for task {nxt.task.number} ({seen} "
                             f"of {total} seen); make grade-{lesson.n} shows the whole report."]
-        elif status == "skipped":
+        elif status == Status.SKIPPED:
             out += ["", ("N" if args.no_build else "It compiles, but n") +
                     f"othing of lesson {lesson.num} can be graded on this machine."]
-        elif status == CPU_ONLY:
+        elif status == Status.CPU_ONLY:
             out.append("")
             out += next_lines(lesson, watching_all=watcher is not None and not args.lesson)
         else:
@@ -222,6 +224,11 @@ def cmd_watch(args):
             watcher = Watcher(folders, poll=args.poll, interval=args.interval)
         rounds, rc = 0, 0
         while True:
+            if clear and rounds:
+                # The old verdict goes at once: while the save builds, the screen says so.
+                sys.stdout.write("\033[2J\033[H")
+                print(f"{time.strftime('%H:%M:%S')}  saved: grading lesson {lesson.num} again ...",
+                      flush=True)
             lines, rc = watch_screen(lesson, args, watcher)
             rounds += 1
             if watcher:

@@ -260,3 +260,6 @@ WarpTiledConfig make_config() {
   template void warptiled_sgemm<__VA_ARGS__>(int, int, int, float, const float*, const float*, \
                                              float, float*);                                   \
   template WarpTiledConfig make_config<__VA_ARGS__>();
+// A line of LESSON08_CONFIGS, given to the file of its part: a part file defines
+// LESSON08_PART_<its number> as LESSON08_CONFIG and the others as nothing.
+#define LESSON08_IN_PART(part, ...) LESSON08_PART_##part(__VA_ARGS__)

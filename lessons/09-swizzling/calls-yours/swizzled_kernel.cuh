@@ -10,6 +10,8 @@
 
 #include "swizzled_config.cuh"
 
+#include "lessons/09-swizzling/cp_async.cuh"
+
 #include "common/check.hpp"
 #include "common/gemm.hpp"
 #include "common/variants.hpp"
@@ -25,51 +27,6 @@
 namespace lesson09 {
 
 namespace {
-
-//! [cp_async]
-// cp.async (compute capability 8.0 and up) copies global memory straight into shared memory,
-// without a register in between and without waiting: the thread issues the copy and carries on.
-// `src_bytes` below the copy's size fills the rest with zeros: 0 makes a zero, the padding of a
-// partial tile. Copies are grouped (commit) and waited for by group (wait_group N: all but the N
-// most recent groups have landed). Before 8.0, an ordinary load and store does the same, in order.
-__device__ __forceinline__ void cp_async_4(std::uint32_t dst, const float* src, int src_bytes) {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes)
-               : "memory");
-#else
-  const float v = src_bytes > 0 ? *src : 0.0f;
-  asm volatile("st.shared.f32 [%0], %1;\n" ::"r"(dst), "f"(v) : "memory");
-#endif
-}
-
-__device__ __forceinline__ void cp_async_16(std::uint32_t dst, const float* src, int src_bytes) {
-#if __CUDA_ARCH__ >= 800
-  // .cg: through L2 only; a tile of B is read once per block, L1 would not help.
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
-               "r"(src_bytes)
-               : "memory");
-#else
-  float v[4];
-  for (int i = 0; i < 4; ++i) v[i] = 4 * i < src_bytes ? src[i] : 0.0f;
-  asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"r"(dst), "f"(v[0]), "f"(v[1]),
-               "f"(v[2]), "f"(v[3])
-               : "memory");
-#endif
-}
-
-__device__ __forceinline__ void cp_async_commit() {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-
-template <int N>
-__device__ __forceinline__ void cp_async_wait() {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-#endif
-}
-//! [cp_async]
 
 //! [kernel]
 template <class T>
@@ -447,3 +404,7 @@ const void* kernel_of() {
 #define LESSON09_CONFIG(...)                          \
   template SgemmConfig make_config<__VA_ARGS__>(int); \
   template const void* kernel_of<__VA_ARGS__>();
+// A line of LESSON09_CONFIGS, given to the file of its part: a part file defines
+// LESSON09_PART_<its number> as LESSON09_IN_THIS_PART and the others as nothing.
+#define LESSON09_IN_PART(part, step, ...) LESSON09_PART_##part(__VA_ARGS__)
+#define LESSON09_IN_THIS_PART(...) LESSON09_CONFIG(__VA_ARGS__)

@@ -1,7 +1,7 @@
-// Lesson 10: the mma.sync GEMM's tile configurations and each lane's shared-memory offsets. Given
-// code, included by calls-yours/mma_sync_kernel.cuh after your mma_sync_parts.cuh (the offsets call
-// your fragment mappings, declared in mma_fragment.hpp) and by calls-yours/mma_sync_gemm.cu, the
-// table of configurations (which names the tiles and calls none of the offsets).
+// Lesson 10: the mma.sync GEMM's tile configurations, and the one list of them. Given code,
+// included by calls-yours/mma_sync_kernel.cuh (which adds each lane's offsets, calling your
+// fragment mappings) and by calls-yours/mma_sync_gemm.cu, the table of configurations (compiled
+// without yours).
 #pragma once
 
 #include "mma_fragment.hpp"
@@ -78,37 +78,6 @@ struct Tile {
 
 namespace {
 
-//! [lane_offsets]
-// Where thread tid's first cp.async of a stage goes, in bytes from the A tile's start (the same
-// offset in the B tile): chunk tid % kChunks of row tid / kChunks. Its other copies are whole
-// passes (kCopyRows rows, a multiple of 8) further, where the swizzle repeats: a constant apart.
-template <class T>
-COURSE_HD inline std::uint32_t copy_offset(int tid) {
-  return tile_offset<T::kRowBytes, T::SWIZZLED>(tid / T::kChunks, tid % T::kChunks);
-}
-
-// ldmatrix.x4: lane L gives the address of row L % 8 of matrix L / 8, and matrix q becomes
-// register q of every lane. Row r of the matrix that becomes register q is what lanes 4r ..
-// 4r + 3 hold in register q, so it starts at the element that lane 4r holds first in it:
-// element 2q of lane 4r. Your mapping says where that is.
-template <class T>
-COURSE_HD inline std::uint32_t a_ldmatrix_offset(int warp, int lane, int kk) {
-  const FragmentCoord at = a_fragment_coord(4 * (lane & 7), 2 * (lane >> 3));  // (row, k)
-  const int row = (warp / T::WARPS_N) * T::WM + at.row;
-  return tile_offset<T::kRowBytes, T::SWIZZLED>(row, (16 * kk + at.col) / 8);
-}
-
-// For B one ldmatrix.x4 loads two n8 tiles: matrices 0 and 1 are registers 0 and 1 of the first
-// (k 0 .. 7 and 8 .. 15), matrices 2 and 3 those of the next, 8 values of n further. B's tile is
-// stored like A's, a row per n and k along the row, right after A's tile in the stage.
-template <class T>
-COURSE_HD inline std::uint32_t b_ldmatrix_offset(int warp, int lane, int kk) {
-  const FragmentCoord at = b_fragment_coord(4 * (lane & 7), 2 * ((lane >> 3) & 1));  // (k, n)
-  const int n = (warp % T::WARPS_N) * T::WN + at.col + 8 * (lane >> 4);
-  return T::kAStageBytes + tile_offset<T::kRowBytes, T::SWIZZLED>(n, (16 * kk + at.row) / 8);
-}
-//! [lane_offsets]
-
 // The grid is one-dimensional; blocks are handed out by columns of 8 tiles of C: consecutive
 // blocks, which run at the same time, share the same few rows of A and columns of B, so more of
 // what they read is still in L2.
@@ -123,5 +92,37 @@ __device__ __forceinline__ void block_tile(int block, int tiles_m, int tiles_n, 
 }
 
 }  // namespace
+
+//! [configs]
+// The lesson's configurations: the one list of them, which the table (calls-yours/mma_sync_gemm.cu)
+// and the files that compile the kernels (calls-yours/mma_sync_gemm_part*.cu) both expand. One
+// line a configuration: X(part, ladder step or 0, its Tile<BM, BN, BK, WARPS_M, WARPS_N, STAGES,
+// SWIZZLED>), where `part` is the file that compiles it. Part 1 holds what the lesson's tests
+// need on any GPU: the tiles mma_sync_gemm chooses from and the headline's plain twin. A save
+// grades with part 1 alone (make grade-10, make watch), and everything once that passes on a GPU
+// (and in make grade, make test). Four warps of 64 x 64 a block and two blocks an SM: while one
+// block waits at its barrier, the other keeps the tensor cores busy (the sweep's 128 x 256 tiles,
+// eight warps and one block, are slower).
+#define LESSON10_CONFIGS(X)                                                                     \
+  /* The ladder of the chapter, one change a step. */                                           \
+  X(2, 1, Tile<128, 128, 32, 2, 2, 2, false>) /* mma.sync + ldmatrix, 2 stages, plain tiles */  \
+  X(2, 2, Tile<128, 128, 32, 2, 2, 2, true>)  /* + swizzled tiles */                            \
+  X(2, 3, Tile<128, 128, 32, 2, 2, 4, true>)  /* + 4 stages */                                  \
+  X(1, 4, Tile<128, 128, 64, 2, 2, 3, true>)  /* + 64 k a stage (128-byte rows): Large */       \
+  X(1, 0, Tile<64, 128, 32, 2, 2, 4, true>)   /* Middle: grids too small for Large */           \
+  X(1, 0, Tile<64, 64, 32, 2, 2, 4, true>)    /* Small: grids too small for Middle */           \
+  /* Other tiles, depths and layouts, for the sweep (make lesson-10 ARGS=--sweep). */           \
+  X(1, 0, Tile<128, 128, 64, 2, 2, 3, false>) /* LargePlain: Large without the swizzle */       \
+  X(2, 0, Tile<128, 128, 32, 2, 2, 6, true>)                                                    \
+  X(2, 0, Tile<128, 128, 64, 2, 2, 2, true>)                                                    \
+  X(3, 0, Tile<128, 128, 32, 2, 4, 4, true>)                                                    \
+  X(3, 0, Tile<128, 256, 32, 2, 4, 4, true>)                                                    \
+  X(3, 0, Tile<128, 256, 64, 2, 4, 3, true>)                                                    \
+  X(3, 0, Tile<256, 128, 64, 4, 2, 3, true>)                                                    \
+  /* LargeShallow: Large's tile in half the shared memory (3 stages of 32 k, 48 KiB), two    */ \
+  /* blocks on an SM that cannot hold two of Large's 96 KiB (164 KiB on 8.0, 100 KiB on 8.6, */ \
+  /* 8.9 and 12.0). */                                                                          \
+  X(1, 0, Tile<128, 128, 32, 2, 2, 3, true>)
+//! [configs]
 
 }  // namespace lesson10

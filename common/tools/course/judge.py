@@ -1,0 +1,319 @@
+"""The judge: runs a lesson's grader part by part with COURSE_REPORT set, reads the report
+(report.py), and judges the lesson task by task (its Status, progress.py).
+
+
+A part ("cpu" or "gpu", the record's `parts`) is one run of the grader with that tag. A task's
+test cases are those tagged [task_N] (a test case without a task tag belongs to the last task).
+A task is
+- passed when every one of its test cases ran and passed;
+- failing when one failed for a reason other than a stub (NOT IMPLEMENTED), when the grader died
+  during one, or when some passed while others still hit a stub;
+- not started when every one that ran hit a stub, or, when none could run here (no GPU), while
+  one of its regions still calls the stub's not_implemented or all of them are as the course
+  shipped them (from git, as `make reset-N` would restore them);
+- "CPU part passed" (Status.CPU_ONLY) when all that ran passed, or its regions are written, and
+  its GPU test cases could not run here: never a pass (shown as "written; GPU part not run" for a lesson
+  without a CPU part).
+The lesson: passed when every task passed; failing when one fails; not started when none has
+started; CPU_ONLY when every task passed or is CPU_ONLY; failing otherwise (some started).
+"""
+
+import re
+from pathlib import Path
+
+from . import measurements, records
+from .building import build_targets, lesson_targets, try_build
+from .progress import Status
+from .regions import named_regions, regions_of, still_stubs
+from .report import ReportError, read_report
+from .util import ROOT, rel, run, signal_name
+
+TODO_MESSAGE = re.compile(r"NOT IMPLEMENTED: (\S+) \(([^)]*)\) is still")
+
+class PartRun:
+    """One part of a grader run: its state (none: the lesson has no such part; skipped, passed,
+    not started, failing, crashed), why (the skip reason, or what went wrong), the report."""
+
+    def __init__(self, part, state, reason="", report=None, out="", log=None):
+        self.part, self.state, self.reason = part, state, reason
+        self.report, self.out, self.log = report, out, log
+
+    @property
+    def cases(self):
+        return self.report.cases if self.report else []
+
+def report_path(build, binary, part):
+    return Path(build) / "reports" / f"{Path(binary).name}-{part}.jsonl"
+
+def run_part(build, binary, part, lesson):
+    """Runs the `part` test cases of a grader binary with COURSE_REPORT set; returns a PartRun
+    judged from the report alone (the console output is kept in a log beside it)."""
+    if part not in lesson.parts:
+        return PartRun(part, "none")
+    path = report_path(build, binary, part)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists():
+        path.unlink()
+    cmd = [str(binary), f"[{part}]"]
+    if part == "gpu":
+        cmd.append(f"--gpu-min-cc={lesson.cc_digits}")
+    rc, out = run(cmd, env={"COURSE_REPORT": str(path)})
+    log = path.with_suffix(".log")
+    try:
+        log.write_text(out)
+    except OSError:
+        log = None
+    try:
+        report = read_report(path)
+    except ReportError as e:
+        if rc < 0:
+            return PartRun(part, "crashed", f"the grader was killed by {signal_name(rc)} before "
+                           f"it wrote its report", None, out, log)
+        tail = "\n".join(out.rstrip().splitlines()[-8:])
+        return PartRun(part, "failing", f"{e}" + (f"; its output ends:\n{tail}" if tail else ""),
+                       None, out, log)
+    if report.skipped:
+        return PartRun(part, "skipped", report.skipped, report, out, log)
+    crashed = report.crashed_in
+    if rc < 0 or crashed is not None:
+        how = f"killed by {signal_name(rc)}" if rc < 0 else f"exit {rc}"
+        during = f" during the test case \"{crashed.name}\"" if crashed else ""
+        return PartRun(part, "crashed", f"the grader crashed ({how}){during}: an out-of-bounds "
+                       f"access on the host, or an abort", report, out, log)
+    cases = report.cases
+    if not cases:
+        return PartRun(part, "failing", f"no test case of the [{part}] part ran (exit {rc})",
+                       report, out, log)
+    if all(c.passed for c in cases):
+        if rc != 0:
+            return PartRun(part, "failing", f"every test case passed, but the grader exited with "
+                           f"{rc}", report, out, log)
+        return PartRun(part, "passed", "", report, out, log)
+    if not any(c.passed for c in cases) and all(c.todo for c in cases if not c.passed):
+        return PartRun(part, "not started", "", report, out, log)
+    return PartRun(part, "failing", "", report, out, log)
+
+def todo_names(cases):
+    """The stubs the failures of `cases` say are still TODO: [(function, file)], in order."""
+    found = []
+    for c in cases:
+        for f in c.failures:
+            if not f.todo:
+                continue
+            flat = " ".join((f.message + " " + " ".join(f.info)).split())
+            for name, where in TODO_MESSAGE.findall(flat):
+                item = (name, where.replace(" ", ""))
+                if item not in found:
+                    found.append(item)
+    return found
+
+def case_lines(case, most=3):
+    """A failing test case as a person reads it: its name, then its first `most` failures."""
+    out = [f"\"{case.name}\""]
+    failures = [f for f in case.failures if not f.todo]
+    for f in failures[:most]:
+        out += ["  " + l for l in f.lines()]
+    if len(failures) > most:
+        out.append(f"  ... and {len(failures) - most} more failed check"
+                   f"{'s' if len(failures) - most > 1 else ''} in this test case")
+    return out
+
+class TaskResult:
+    """One task graded: its status, its test cases (by part), and what to show about it."""
+
+    def __init__(self, task, status, cases, detail=None, todos=None, note=""):
+        self.task, self.status, self.cases = task, status, cases
+        self.detail, self.todos, self.note = detail or [], todos or [], note
+        self.todo_regions = False  # todos are regions still holding the stub, not failures
+        self.untouched = False  # ... regions exactly as the course shipped them
+
+    @property
+    def cpu_ran(self):
+        return any(c.ran and c.part == "cpu" for c in self.cases)
+
+    def label(self):
+        if self.status == Status.CPU_ONLY:
+            return "CPU part passed; GPU part not run" if self.cpu_ran else \
+                "written; its tests need the GPU part, not run here"
+        return self.status
+
+def task_results(lesson, parts, solution):
+    by_task = {t.number: [] for t in lesson.tasks}
+    for p in parts.values():
+        for c in p.cases:
+            t = lesson.task_of_tags(c.tags)
+            if t is not None:
+                by_task[t.number].append(c)
+    folder = ROOT / ("solutions" if solution else "exercises") / lesson.dir
+    broken = [p for p in parts.values() if p.state in ("failing", "crashed") and not p.cases]
+    skip_note = next((p.reason for p in parts.values() if p.state == "skipped"), "")
+    shipped, mine = None, {n: "\n".join(r) for n, r in regions_of(folder).items()}
+    out = []
+    for t in lesson.tasks:
+        cases = by_task[t.number]
+        ran = [c for c in cases if c.ran]
+        skipped = [c for c in cases if not c.ran]
+        crashed = [c for c in ran if not c.finished]
+        failed = [c for c in ran if c.finished and not c.passed]
+        real = [c for c in failed if not c.todo]
+        passed = [c for c in ran if c.finished and c.passed]
+        todos = todo_names(failed)
+        if crashed:
+            part = next((p for p in parts.values() if crashed[0] in p.cases), None)
+            out.append(TaskResult(t, Status.FAILING, cases, [part.reason if part else "crashed"]))
+        elif real:
+            detail = case_lines(real[0])
+            if len(real) > 1:
+                detail.append(f"({len(real)} failing test cases in this task; this is the first)")
+            out.append(TaskResult(t, Status.FAILING, cases, detail, todos))
+        elif failed:
+            out.append(TaskResult(t, Status.FAILING if passed else Status.NOT_STARTED, cases,
+                                  ["still TODO: " + ", ".join(n for n, _ in todos)] if passed
+                                  else [], todos))
+        elif ran:
+            out.append(TaskResult(t, Status.CPU_ONLY if skipped else Status.PASSED, cases,
+                                  note=skip_note if skipped else ""))
+        elif broken:
+            out.append(TaskResult(t, Status.FAILING, cases, [broken[0].reason]))
+        elif skipped:
+            # Nothing of the task could run here: a region that still calls the stub's
+            # not_implemented, or regions all as the course shipped them, say it is not started.
+            stubs = [(name, rel(path)) for name, path in still_stubs(folder, t.regions)]
+            if not stubs and not solution and shipped is None:
+                shipped = shipped_regions(lesson)
+            untouched = not stubs and not solution and shipped and all(
+                shipped.get(r) is not None and shipped.get(r) == mine.get(r) for r in t.regions)
+            if untouched:
+                stubs = [(r, f"exercises/{lesson.dir}/") for r in t.regions]
+            out.append(TaskResult(t, Status.NOT_STARTED if stubs else Status.CPU_ONLY, cases, [], stubs,
+                                  skip_note))
+            out[-1].todo_regions = bool(stubs)
+            out[-1].untouched = untouched
+        else:
+            out.append(TaskResult(t, Status.SKIPPED, cases, note="no test case of this task ran"))
+    return out
+
+def shipped_regions(lesson):
+    """{region name: its text} of the lesson's exercise as the course shipped it (from git, as
+    `make reset-N` restores it), or {} when git cannot say."""
+    from .reset import GitError, pristine  # git is needed only here
+    try:
+        _, _, files = pristine(lesson)
+    except GitError:
+        return {}
+    out = {}
+    for name, data in files.items():
+        for region, inside in named_regions(data.decode(errors="replace")):
+            out.setdefault(region, []).append(inside)
+    return {n: "\n".join(r) for n, r in out.items()}
+
+class Result:
+    """One lesson graded: its status, its parts (PartRun by "cpu"/"gpu"), its tasks, its speed."""
+
+    def __init__(self, lesson, status, parts, tasks, pct):
+        self.lesson, self.status, self.parts, self.tasks, self.pct = \
+            lesson, status, parts, tasks, pct
+
+    @property
+    def gpu_state(self):
+        return self.parts["gpu"].state
+
+    @property
+    def gpu(self):
+        s = self.gpu_state
+        return {"none": "no GPU part", "crashed": "failing", "not started": "not started",
+                "skipped": "not run"}.get(s, s)
+
+    @property
+    def gpu_reason(self):
+        p = self.parts["gpu"]
+        return p.reason if p.state == "skipped" else ""
+
+    @property
+    def crashed(self):
+        return any(p.state == "crashed" for p in self.parts.values())
+
+    def first_unfinished(self):
+        return next((t for t in self.tasks if t.status not in (Status.PASSED, Status.CPU_ONLY)), None)
+
+def lesson_status(parts, tasks):
+    if any(p.state in ("failing", "crashed") for p in parts.values()) and \
+            not any(t.status == Status.FAILING for t in tasks):
+        return Status.FAILING
+    states = [t.status for t in tasks if t.status != Status.SKIPPED]
+    if not states:
+        return Status.SKIPPED
+    if all(s == Status.PASSED for s in states):
+        return Status.PASSED
+    if Status.FAILING in states:
+        return Status.FAILING
+    if all(s == Status.NOT_STARTED for s in states):
+        return Status.NOT_STARTED
+    if all(s in (Status.PASSED, Status.CPU_ONLY) for s in states):
+        return Status.CPU_ONLY
+    return Status.FAILING
+
+def grader_binary(build, lesson, solution, quick=False):
+    return Path(build) / "bin" / lesson_targets(lesson, solution, programs=False, quick=quick)[0]
+
+def grade_lesson(build, lesson, solution, jobs=None, quick=False):
+    """Runs the (built) grader of `lesson` and judges it. A lesson that passed with its GPU part is
+    then timed by its program; with `jobs` the program is built first (a grade builds only the
+    grader: the program is needed only for that timing). `quick`: a save's grader, with the
+    configurations the tests need; when the lesson passes with it on a GPU, the whole grader
+    (built first, with `jobs`) grades it again, and that is the verdict."""
+    binary = grader_binary(build, lesson, solution, quick)
+    parts = {part: run_part(build, binary, part, lesson) for part in records.PARTS}
+    tasks = task_results(lesson, parts, solution)
+    status = lesson_status(parts, tasks)
+    if quick and status == Status.PASSED and parts["gpu"].state == "passed":
+        full = lesson_targets(lesson, solution, programs=False)
+        if jobs is not None and not build_targets(
+                build, full, jobs, f"lesson {lesson.num}: every configuration"):
+            parts["gpu"] = PartRun("gpu", "failing", "passed with the configurations a save "
+                                   "compiles, but the others do not compile (the error above)")
+            return Result(lesson, Status.FAILING, parts, task_results(lesson, parts, solution),
+                          None)
+        return grade_lesson(build, lesson, solution, jobs)
+    pct = None
+    if status == Status.PASSED and parts["gpu"].state == "passed":
+        pct = speed(build, lesson, solution, jobs)
+    return Result(lesson, status, parts, tasks, pct)
+
+def speed(build, lesson, solution, jobs=None):
+    """% of cuBLAS of the lesson's headline kernel: a timing-only run of it (--headline-only, the
+    grader has checked it), read through the measurement reader; None for a lesson that is not a
+    GEMM lesson, a program that does not build, or a run that gives no figure. With `jobs`, the
+    lesson's program is built first."""
+    if lesson.kind != "gemm":
+        return None
+    program = lesson_targets(lesson, solution, graders=False)
+    if jobs is not None and not try_build(build, program, jobs)[0]:
+        return None
+    exe = Path(build) / "bin" / program[0]
+    rc, out = run([str(exe), "--headline-only", "--json"], timeout=600)
+    if rc != 0:
+        return None
+    try:
+        line = measurements.headline(measurements.from_output(out))
+    except measurements.SchemaError:
+        return None
+    if line is None or not isinstance(line.get("pct_of_cublas"), (int, float)):
+        return None
+    return float(line["pct_of_cublas"])
+
+def perf_verdict(result):
+    """(verdict, explanation) against the record's learner target: met, missed, not measured, -."""
+    target = result.lesson.target_pct
+    if target is None:
+        return "-", "no performance target for this lesson"
+    if result.gpu_state != "passed" and result.status in (Status.PASSED, Status.CPU_ONLY):
+        return "not measured", f"target {target:g}% of cuBLAS; measuring it needs a GPU"
+    if result.status != Status.PASSED:
+        return "not measured", f"target {target:g}% of cuBLAS; the lesson must pass first"
+    if result.gpu_state != "passed":
+        return "not measured", f"target {target:g}% of cuBLAS; measuring it needs a GPU"
+    if result.pct is None:
+        return "not measured", f"target {target:g}% of cuBLAS; the lesson program printed no speed"
+    verdict = "met" if result.pct >= target else "missed"
+    return verdict, f"{result.pct:.1f}% of cuBLAS on this GPU, target {target:g}%"
