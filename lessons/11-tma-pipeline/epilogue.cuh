@@ -28,6 +28,7 @@ struct GemmParams {
   float* partials = nullptr;       ///< one tile of FP32 sums per block of the grid
   std::uint32_t* flags = nullptr;  ///< per block: == epoch once its sums are stored
   std::uint32_t epoch = 0;         ///< this launch's flag value, new at every launch
+  ptx::WaitLimit limit;            ///< how long any wait may take, and where to say which expired
 };
 
 //! [accum_layout]

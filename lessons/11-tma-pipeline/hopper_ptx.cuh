@@ -93,15 +93,66 @@ __device__ inline bool mbarrier_test(std::uint64_t* bar, std::uint32_t parity) {
 }
 
 //! [mbarrier_wait]
-// Waits for the phase of parity `parity`. A protocol error (a wrong parity, too few arrivals, a
-// wrong expected byte count) would otherwise hang the GPU for good: after many seconds of waiting
-// this traps, so the launch fails with an error ("unspecified launch failure") instead, which the
-// launchers explain. A printf here would cost every kernel a stack frame, so it only traps.
+// ---- bounded waits: a wait that cannot end says which one it was, then traps -------------------
+// A protocol error (a wrong parity, too few arrivals, a wrong expected byte count, a flag never
+// raised) would otherwise hang the GPU for good. Every wait of the lesson gives up after
+// WaitLimit::ns nanoseconds of the GPU's global timer (a second unless COURSE_WAIT_LIMIT_S says
+// otherwise): the waiting thread writes what it waited for into host memory mapped for the GPU
+// (WaitReport), then traps. The launch fails ("unspecified launch failure") and the host's error
+// message reads the report (the launchers register it with course::add_failure_note).
+// No printf: a call to printf anywhere in a kernel makes ptxas serialize every wgmma of it.
+
+/// Which kind of wait expired.
+enum class Waiter : std::uint32_t { kFull = 1, kEmpty = 2, kFlag = 3 };
+
+/// What the thread whose wait expired leaves for the host: `set` is written last.
+struct WaitReport {
+  std::uint32_t set, what, stage, parity, block, thread;
+  std::uint64_t waited_ns;
+};
+
+/// How long a wait may take, and where to report one that takes longer.
+struct WaitLimit {
+  WaitReport* report = nullptr;   ///< mapped host memory; null: trap without a report
+  std::uint64_t ns = 1000000000;  ///< nanoseconds of %globaltimer
+};
+
+__device__ inline std::uint64_t global_timer_ns() {
+  std::uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// The end of an expired wait: the report through the system-scope fence (the host reads it after
+// the launch failed), then the trap. Many threads may write it at once: each report is true.
+__device__ inline void wait_expired(const WaitLimit& limit, Waiter what, std::uint32_t stage,
+                                    std::uint32_t parity, std::uint64_t waited_ns) {
+  if (limit.report != nullptr) {
+    volatile WaitReport* r = limit.report;
+    r->what = static_cast<std::uint32_t>(what);
+    r->stage = stage;
+    r->parity = parity;
+    r->block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    r->thread = threadIdx.x;
+    r->waited_ns = waited_ns;
+    __threadfence_system();
+    r->set = 1;
+    __threadfence_system();
+  }
+  __trap();
+}
+
+// Waits for the phase of parity `parity` of the barrier of stage `stage` (`what`: its full or its
+// empty barrier). The first test is the whole cost when the phase is already complete; the clock is
+// read only while waiting.
 template <Wait kMode = Wait::kTryWait>
-__device__ inline void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity) {
-  // 2^28 tries is many seconds whether or not try_wait suspends: far beyond any real wait.
-  for (std::uint32_t tries = 0; !mbarrier_test<kMode>(bar, parity); ++tries) {
-    if (tries == (1u << 28)) __trap();
+__device__ inline void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity,
+                                     const WaitLimit& limit, Waiter what, int stage) {
+  if (mbarrier_test<kMode>(bar, parity)) return;
+  const std::uint64_t start = global_timer_ns();
+  while (!mbarrier_test<kMode>(bar, parity)) {
+    const std::uint64_t waited = global_timer_ns() - start;
+    if (waited > limit.ns) wait_expired(limit, what, stage, parity, waited);
   }
 }
 //! [mbarrier_wait]
@@ -252,11 +303,15 @@ __device__ inline std::uint32_t ld_acquire_gpu(const std::uint32_t* flag) {
   return value;
 }
 
-// Waits until `*flag == value`. Like mbarrier_wait, it traps after 2^28 tries (each an L2 round
-// trip, seconds in all) rather than hang the GPU should the flag never come.
-__device__ inline void wait_flag(const std::uint32_t* flag, std::uint32_t value) {
-  for (std::uint32_t tries = 0; ld_acquire_gpu(flag) != value; ++tries) {
-    if (tries == (1u << 28)) __trap();
+// Waits until `*flag == value`, as long as `limit` allows (a flag of stream-K's block `slot`):
+// like mbarrier_wait, it then reports and traps rather than hang the GPU.
+__device__ inline void wait_flag(const std::uint32_t* flag, std::uint32_t value,
+                                 const WaitLimit& limit, int slot) {
+  if (ld_acquire_gpu(flag) == value) return;
+  const std::uint64_t start = global_timer_ns();
+  while (ld_acquire_gpu(flag) != value) {
+    const std::uint64_t waited = global_timer_ns() - start;
+    if (waited > limit.ns) wait_expired(limit, Waiter::kFlag, slot, value, waited);
   }
 }
 //! [gpu_flags]

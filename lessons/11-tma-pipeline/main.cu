@@ -1,11 +1,13 @@
 // Lesson 11: the TMA pipeline. Every rung of the ladder checked against Eigen (at a ragged size and
 // at the problem size) and timed against cuBLAS bf16 in the same process (4096^3 unless told
-// otherwise); with --sweep, also the variants the chapter compares the headline with.
+// otherwise); with --sweep, also the variants of the lab (lab/), which the chapter compares the
+// headline with.
 //
 //   make lesson-11                       your exercise
 //   make lesson-11 SOLUTION=1            the reference solution
 //   make lesson-11 ARGS="--size 8192"    options: --size, --m/--n/--k, --reps, --warmup, --json,
 //                                        --sweep, --check-only
+#include "lab/lab.hpp"
 #include "tma_pipeline.hpp"
 
 #include "common/gemm_driver.hpp"
@@ -39,8 +41,8 @@ int main(int argc, char** argv) {
   // --sweep: the variants, each checked and timed like the rungs.
   lesson.after = [](course::LessonRun& run, const std::vector<course::GemmResult>&) {
     if (!run.cli.on("sweep")) return;
-    const auto measured =
-        course::measure_kernels(run.cli, run.lesson, course::variant_kernels(lesson11::variants()));
+    const auto measured = course::measure_kernels(
+        run.cli, run.lesson, course::variant_kernels(lesson11::lab::variants()));
     if (course::gemm_exit_code(measured) != course::kExitOk) run.failed = true;
   };
   return lesson.run(argc, argv);

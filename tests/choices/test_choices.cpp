@@ -14,6 +14,7 @@
 #include "lessons/09-swizzling/swizzled_sgemm.hpp"
 #include "lessons/10-tensor-cores/mma_sync_gemm.hpp"
 #include "lessons/10-tensor-cores/wmma_gemm.hpp"
+#include "lessons/11-tma-pipeline/lab/lab.hpp"
 #include "lessons/11-tma-pipeline/tma_pipeline.hpp"
 
 #include "common/device.hpp"
@@ -219,7 +220,7 @@ TEST_CASE("lesson 10: wmma_gemm fits from compute capability 8.0 on", "[cpu][cho
 TEST_CASE("lesson 11: every rung fits an H100 and an H200, and needs 9.0 elsewhere",
           "[cpu][choices]") {
   std::vector<course::VariantInfo> all(lesson11::rungs().begin(), lesson11::rungs().end());
-  all.insert(all.end(), lesson11::variants().begin(), lesson11::variants().end());
+  all.insert(all.end(), lesson11::lab::variants().begin(), lesson11::lab::variants().end());
   for (const course::ReferenceGpu& g : course::reference_gpus()) {
     for (const course::VariantInfo& v : all) {
       const course::Fit f = course::fits(v, g.limits);

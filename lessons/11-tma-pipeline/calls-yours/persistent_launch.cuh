@@ -5,7 +5,9 @@
 // pipeline_exercises.cuh.
 #pragma once
 
+#include "cooperative_gemm.cuh"
 #include "epilogue.cuh"
+#include "specialized_gemm.cuh"
 #include "pipeline_exercises.cuh"
 #include "stream_k.hpp"
 #include "tile_order.hpp"
@@ -161,5 +163,93 @@ void launch_persistent_for_n(const char* name, PersistentKernel with_store,
                                             beta, C);
   }
 }
+
+/// The cooperative kernel (cooperative_gemm.cuh) compiled for `WithTmaStore`, or for its register
+/// epilogue's twin when N % 8 != 0.
+template <class WithTmaStore, class WithRegisterEpilogue>
+void launch_cooperative(const char* name, TileSchedule schedule, int M, int N, int K, float alpha,
+                        const bf16* A, const bf16* B, float beta, bf16* C) {
+  launch_persistent_for_n<WithTmaStore, WithRegisterEpilogue>(
+      name, &cooperative_gemm_kernel<WithTmaStore>, &cooperative_gemm_kernel<WithRegisterEpilogue>,
+      schedule, M, N, K, alpha, A, B, beta, C);
+}
+
+//! [launch_specialized]
+/// Launches the warp-specialized kernel of rungs 3 to 5 (specialized_gemm.cuh), compiled for `Cfg`:
+/// one block per tile, or (`persistent`) one per SM walking the tiles as `schedule` says.
+template <class Cfg>
+void launch_specialized(const char* name, bool persistent, int M, int N, int K, float alpha,
+                        const bf16* A, const bf16* B, float beta, bf16* C,
+                        TileSchedule schedule = TileSchedule{}) {
+  constexpr int CL = Cfg::kCluster;
+  // Every consumer warp of the cluster releases every block's copy of a stage.
+  constexpr int releasing_warps = CL * 4 * Cfg::kConsumers;
+  course::require_bf16_gemm_shape(name, M, N, K, 8, A, B, C);
+  detail::require_ready(name, Cfg::kStages, releasing_warps, Cfg::kBlockM, Cfg::kBlockN);
+  GemmParams p =
+      detail::make_params(M, N, K, alpha, beta, C, Cfg::kBlockM, Cfg::kBlockN, releasing_warps);
+  p.order = schedule.order;
+  p.group = std::max(1, schedule.group / CL);  // bands of tile rows, counted in cluster tiles
+  static const bool configured = [] {
+    CUDA_CHECK(cudaFuncSetAttribute(specialized_gemm_kernel<Cfg>,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes));
+    return true;
+  }();
+  (void)configured;
+  const int cluster_tiles = (p.tiles_m + CL - 1) / CL * p.tiles_n;
+  // The TMA store's map needs a row stride that is a multiple of 16 bytes (N % 8 == 0); the
+  // kernel without a TMA store never reads it, and gets A's map in its place.
+  const CUtensorMap* map_c = Cfg::kTmaStore ? detail::tensor_map(C, M, N, 64, 64)
+                                            : detail::tensor_map(A, M, K, Cfg::kBlockM, 64);
+  const CUtensorMap& map_a = *detail::tensor_map(A, M, K, Cfg::kBlockM, 64);
+  const CUtensorMap& map_b = *detail::tensor_map(B, N, K, Cfg::kBlockN / CL, 64);
+  if constexpr (CL == 1) {
+    //! [persistent_grid]
+    // Persistent: one block per SM (the shared memory allows no more), each walking many tiles.
+    const int blocks = persistent ? std::min(cluster_tiles, detail::sm_count()) : cluster_tiles;
+    specialized_gemm_kernel<Cfg>
+        <<<blocks, Cfg::kThreads, Cfg::kSmemBytes>>>(map_a, map_b, *map_c, p);
+    //! [persistent_grid]
+  } else {
+    cudaLaunchConfig_t config{};
+    cudaLaunchAttribute cluster{};
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = CL;
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    config.blockDim = dim3(Cfg::kThreads);
+    config.dynamicSmemBytes = Cfg::kSmemBytes;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    // Persistent: as many clusters as can be resident at once. A cluster's blocks must sit in one
+    // GPC, so on a GPC with an odd number of free SMs one stays idle.
+    static const int resident_clusters = [&] {
+      cudaLaunchConfig_t probe = config;
+      probe.gridDim = dim3(detail::sm_count() / CL * CL);
+      int n = 0;
+      CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, specialized_gemm_kernel<Cfg>, &probe));
+      return n > 0 ? n : detail::sm_count() / CL;
+    }();
+    const int clusters = persistent ? std::min(cluster_tiles, resident_clusters) : cluster_tiles;
+    config.gridDim = dim3(clusters * CL);
+    CUDA_CHECK(cudaLaunchKernelEx(&config, specialized_gemm_kernel<Cfg>, map_a, map_b, *map_c, p));
+  }
+  CHECK_LAUNCH();
+}
+//! [launch_specialized]
+
+//! [choose_epilogue]
+// The TMA store needs N % 8 == 0 (a 16-byte row stride for C's tensor map): other N take the
+// register epilogue, with the stage it frees.
+template <class WithTmaStore, class WithRegisterEpilogue>
+void launch_for_n(const char* name, bool persistent, int M, int N, int K, float alpha,
+                  const bf16* A, const bf16* B, float beta, bf16* C) {
+  if (N % 8 == 0) {
+    launch_specialized<WithTmaStore>(name, persistent, M, N, K, alpha, A, B, beta, C);
+  } else {
+    launch_specialized<WithRegisterEpilogue>(name, persistent, M, N, K, alpha, A, B, beta, C);
+  }
+}
+//! [choose_epilogue]
 
 }  // namespace lesson11

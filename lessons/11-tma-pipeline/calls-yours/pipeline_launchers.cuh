@@ -24,6 +24,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -96,6 +98,62 @@ int sm_count() {
   return course::current_device_info().limits.sm_count;
 }
 
+//! [wait_limit]
+namespace {
+ptx::WaitReport* wait_report_host = nullptr;
+
+// What a kernel's expired wait reported, for the error message of the failed launch.
+std::string expired_wait_note() {
+  const volatile ptx::WaitReport* r = wait_report_host;
+  if (r == nullptr || r->set == 0) return "";
+  const std::string stage = std::to_string(r->stage), parity = std::to_string(r->parity);
+  const std::string where = " in block " + std::to_string(r->block) + " (thread " +
+                            std::to_string(r->thread) + ") gave up after " +
+                            std::to_string(r->waited_ns / 1000000) + " ms: ";
+  switch (static_cast<ptx::Waiter>(r->what)) {
+    case ptx::Waiter::kFull:
+      return "a wait that never ended: the consumers' wait on the full barrier of stage " + stage +
+             " for its phase of parity " + parity + where +
+             "that k-block never landed (the parity names a phase that never completes, or "
+             "stage_tx_bytes announces more bytes than TMA brings)";
+    case ptx::Waiter::kEmpty:
+      return "a wait that never ended: the producer's wait on the empty barrier of stage " + stage +
+             " for its phase of parity " + parity + where +
+             "the consumers never released the stage (the parity names a phase that never "
+             "completes, or empty_barrier_arrivals asks for more arrivals than the consumer warps "
+             "make)";
+    case ptx::Waiter::kFlag:
+      return "a wait that never ended: a split tile's finisher waited for the partial sums of "
+             "block " +
+             stage + " (flag value " + parity + ")" + where + "that block never handed them over";
+  }
+  return "";
+}
+}  // namespace
+
+// Every wait of the kernels gives up after a second (COURSE_WAIT_LIMIT_S seconds, when set) and
+// leaves its report in one block of mapped host memory, which the error message of the failed
+// launch reads.
+ptx::WaitLimit wait_limit() {
+  static const ptx::WaitLimit limit = [] {
+    ptx::WaitLimit l;
+    if (const char* s = std::getenv("COURSE_WAIT_LIMIT_S"); s != nullptr && std::atof(s) > 0) {
+      l.ns = static_cast<std::uint64_t>(std::atof(s) * 1e9);
+    }
+    void* host = nullptr;
+    CUDA_CHECK(cudaHostAlloc(&host, sizeof(ptx::WaitReport), cudaHostAllocMapped));
+    std::memset(host, 0, sizeof(ptx::WaitReport));
+    wait_report_host = static_cast<ptx::WaitReport*>(host);
+    void* device = nullptr;
+    CUDA_CHECK(cudaHostGetDevicePointer(&device, host, 0));
+    l.report = static_cast<ptx::WaitReport*>(device);
+    course::add_failure_note(&expired_wait_note);
+    return l;
+  }();
+  return limit;
+}
+//! [wait_limit]
+
 GemmParams make_params(int M, int N, int K, float alpha, float beta, bf16* C, int block_m,
                        int block_n, int consumer_warps) {
   GemmParams p;
@@ -105,6 +163,7 @@ GemmParams make_params(int M, int N, int K, float alpha, float beta, bf16* C, in
   p.group = 8;
   p.stage_bytes = stage_tx_bytes(block_m, block_n, 64);
   p.empty_arrivals = empty_barrier_arrivals(consumer_warps);
+  p.limit = wait_limit();
   return p;
 }
 
@@ -172,88 +231,11 @@ void launch_tma_wgmma(const char* name, int M, int N, int K, float alpha, const 
   CHECK_LAUNCH();
 }
 
-template <class Cfg>
-void launch_specialized(const char* name, bool persistent, int M, int N, int K, float alpha,
-                        const bf16* A, const bf16* B, float beta, bf16* C,
-                        TileSchedule schedule = TileSchedule{}) {
-  constexpr int CL = Cfg::kCluster;
-  // Every consumer warp of the cluster releases every block's copy of a stage.
-  constexpr int releasing_warps = CL * 4 * Cfg::kConsumers;
-  course::require_bf16_gemm_shape(name, M, N, K, 8, A, B, C);
-  require_ready(name, Cfg::kStages, releasing_warps, Cfg::kBlockM, Cfg::kBlockN);
-  GemmParams p = make_params(M, N, K, alpha, beta, C, Cfg::kBlockM, Cfg::kBlockN, releasing_warps);
-  p.order = schedule.order;
-  p.group = std::max(1, schedule.group / CL);  // bands of tile rows, counted in cluster tiles
-  static const bool configured = [] {
-    CUDA_CHECK(cudaFuncSetAttribute(specialized_gemm_kernel<Cfg>,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes));
-    return true;
-  }();
-  (void)configured;
-  const int cluster_tiles = (p.tiles_m + CL - 1) / CL * p.tiles_n;
-  // The TMA store's map needs a row stride that is a multiple of 16 bytes (N % 8 == 0); the
-  // kernel without a TMA store never reads it, and gets A's map in its place.
-  const CUtensorMap* map_c =
-      Cfg::kTmaStore ? tensor_map(C, M, N, 64, 64) : tensor_map(A, M, K, Cfg::kBlockM, 64);
-  const CUtensorMap& map_a = *tensor_map(A, M, K, Cfg::kBlockM, 64);
-  const CUtensorMap& map_b = *tensor_map(B, N, K, Cfg::kBlockN / CL, 64);
-  if constexpr (CL == 1) {
-    //! [persistent_grid]
-    // Persistent: one block per SM (the shared memory allows no more), each walking many tiles.
-    const int blocks = persistent ? std::min(cluster_tiles, sm_count()) : cluster_tiles;
-    specialized_gemm_kernel<Cfg>
-        <<<blocks, Cfg::kThreads, Cfg::kSmemBytes>>>(map_a, map_b, *map_c, p);
-    //! [persistent_grid]
-  } else {
-    cudaLaunchConfig_t config{};
-    cudaLaunchAttribute cluster{};
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = CL;
-    cluster.val.clusterDim.y = 1;
-    cluster.val.clusterDim.z = 1;
-    config.blockDim = dim3(Cfg::kThreads);
-    config.dynamicSmemBytes = Cfg::kSmemBytes;
-    config.attrs = &cluster;
-    config.numAttrs = 1;
-    // Persistent: as many clusters as can be resident at once. A cluster's blocks must sit in one
-    // GPC, so on a GPC with an odd number of free SMs one stays idle.
-    static const int resident_clusters = [&] {
-      cudaLaunchConfig_t probe = config;
-      probe.gridDim = dim3(sm_count() / CL * CL);
-      int n = 0;
-      CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, specialized_gemm_kernel<Cfg>, &probe));
-      return n > 0 ? n : sm_count() / CL;
-    }();
-    const int clusters = persistent ? std::min(cluster_tiles, resident_clusters) : cluster_tiles;
-    config.gridDim = dim3(clusters * CL);
-    CUDA_CHECK(cudaLaunchKernelEx(&config, specialized_gemm_kernel<Cfg>, map_a, map_b, *map_c, p));
-  }
-  CHECK_LAUNCH();
-}
-
 //! [configs]
 using OneStage = TmaWgmmaConfig<128, 1>;
 using FourStages = TmaWgmmaConfig<128, 4>;
 using Specialized = SpecializedConfig<128, 256, 4, false>;
 using StagedStore = SpecializedConfig<128, 256, 3, true>;
-using Clustered = SpecializedConfig<128, 256, 3, true, 2>;
-using ClusteredDirect = SpecializedConfig<128, 256, 4, false, 2>;
-using ClusteredPoll = SpecializedConfig<128, 256, 3, true, 2, ptx::Wait::kPoll>;
-using ClusteredPollDirect = SpecializedConfig<128, 256, 4, false, 2, ptx::Wait::kPoll>;
-
-//! [choose_epilogue]
-// The TMA store needs N % 8 == 0 (a 16-byte row stride for C's tensor map): other N take the
-// register epilogue, with the stage it frees.
-template <class WithTmaStore, class WithRegisterEpilogue>
-void launch_for_n(const char* name, bool persistent, int M, int N, int K, float alpha,
-                  const bf16* A, const bf16* B, float beta, bf16* C) {
-  if (N % 8 == 0) {
-    launch_specialized<WithTmaStore>(name, persistent, M, N, K, alpha, A, B, beta, C);
-  } else {
-    launch_specialized<WithRegisterEpilogue>(name, persistent, M, N, K, alpha, A, B, beta, C);
-  }
-}
-//! [choose_epilogue]
 //! [configs]
 
 }  // namespace
@@ -296,11 +278,6 @@ void hopper_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B,
 }
 //! [headline]
 
-void clustered_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
-                    bf16* C) {
-  launch_for_n<Clustered, ClusteredDirect>("clustered_gemm", true, M, N, K, alpha, A, B, beta, C);
-}
-
 namespace compiled {
 std::uint64_t make_smem_descriptor(std::uint32_t smem_address) {
   return lesson11::make_smem_descriptor(smem_address);
@@ -316,29 +293,6 @@ RingProtocol ring_protocol() {
 }  // namespace compiled
 
 namespace {
-
-// Rung 5's kernel (3 stages and a whole staging tile) walking its tiles as `schedule` says.
-void staged_store_in_order(TileSchedule schedule, int M, int N, int K, float alpha, const bf16* A,
-                           const bf16* B, float beta, bf16* C) {
-  if (N % 8 == 0) {
-    launch_specialized<StagedStore>("staged_store_gemm", true, M, N, K, alpha, A, B, beta, C,
-                                    schedule);
-  } else {
-    launch_specialized<Specialized>("staged_store_gemm", true, M, N, K, alpha, A, B, beta, C,
-                                    schedule);
-  }
-}
-
-using ScheduledLauncher = void (*)(TileSchedule, int, int, int, float, const bf16*, const bf16*,
-                                   float, bf16*);
-
-// A variant of the sweep: a launcher that takes a schedule, with the schedule given.
-template <ScheduledLauncher kLauncher, TileOrder kOrder, int kGroup = 8, int kStreamK = 0,
-          bool kFullWave = true>
-void scheduled(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
-               bf16* C) {
-  kLauncher(TileSchedule{kOrder, kGroup, kStreamK, kFullWave}, M, N, K, alpha, A, B, beta, C);
-}
 
 // An entry of the table of variants: rung `step` of the ladder, or (step 0) a variant the sweep
 // measures. Code compiled for sm_90a runs on compute capability 9.0 alone.
@@ -373,86 +327,7 @@ Rung launching_cooperative(Rung r) {
   return r;
 }
 
-Rung variant(const char* name, const char* what, Bf16Launcher run) {
-  return rung(0, name, what, run);
-}
-
 }  // namespace
-
-//! [variants]
-const std::vector<Rung>& variants() {
-  static const std::vector<Rung> list = {
-      variant("clustered_gemm", "clusters of 2 sharing B by TMA multicast", &clustered_gemm),
-      variant(
-          "clustered, polling waits", "clustered_gemm waiting with test_wait, never suspended",
-          [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
-            launch_for_n<ClusteredPoll, ClusteredPollDirect>("clustered_poll", true, M, N, K, alpha,
-                                                             A, B, beta, C);
-          }),
-      variant(
-          "staged_store_gemm, one tile per block", "rung 5 without the persistent grid",
-          [](int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta, bf16* C) {
-            launch_for_n<StagedStore, Specialized>("staged_store_one_tile", false, M, N, K, alpha,
-                                                   A, B, beta, C);
-          }),
-      variant("staged_store_gemm, Hilbert order", "rung 5 walking its tiles along a Hilbert curve",
-              &scheduled<staged_store_in_order, TileOrder::kHilbert>),
-      variant("staged_store_gemm, bands of 16", "rung 5 in bands of 16 tile rows instead of 8",
-              &scheduled<staged_store_in_order, TileOrder::kGrouped, 16>),
-      variant("coop 128x256 s4 st.shared",
-              "4 stages; epilogue streamed per warp through 2 x 8 KiB of staging per consumer",
-              &scheduled<cooperative_st_shared_gemm, TileOrder::kGrouped>),
-      variant("coop 128x256 s4 stmatrix", "the same, staging written with stmatrix",
-              &scheduled<cooperative_gemm, TileOrder::kGrouped>),
-      variant("coop 128x256 s4 stmatrix, bands of 16", "the same in bands of 16 tile rows",
-              &scheduled<cooperative_gemm, TileOrder::kGrouped, 16>),
-      variant("coop 128x256 s4 stmatrix, bands of 16, stagger 1200",
-              "the second consumer starts 1200 cycles (about 2 k-blocks) after the first",
-              &scheduled<cooperative_staggered_gemm, TileOrder::kGrouped, 16>),
-      variant("coop 128x256 s4 stmatrix, Hilbert", "the same along a Hilbert curve",
-              &scheduled<cooperative_gemm, TileOrder::kHilbert>),
-      variant("coop 128x256 s4 stmatrix, stream-K tail",
-              "bands of 8; the last two waves' tiles split along K over every block",
-              &scheduled<cooperative_gemm, TileOrder::kGrouped, 8, kStreamKTail>),
-      variant("coop 128x256 s4 stmatrix, stream-K tail, bands of 16",
-              "the same in bands of 16 tile rows (hopper_gemm)",
-              &scheduled<cooperative_gemm, TileOrder::kGrouped, 16, kStreamKTail>),
-      variant("coop 128x256 s4 stmatrix, stream-K partial wave only",
-              "bands of 16; the full waves stay whole, a tile in up to three pieces",
-              &scheduled<cooperative_gemm, TileOrder::kGrouped, 16, kStreamKTail, false>),
-      variant("coop 128x256 s4 stmatrix, stream-K always",
-              "bands of 16; split whenever it shortens the busiest block at all",
-              &scheduled<cooperative_gemm, TileOrder::kGrouped, 16, kStreamKAlways>),
-      variant("coop 128x256 s4 multicast B", "clusters of 2 along M sharing B by TMA multicast",
-              &scheduled<cooperative_multicast_b_gemm, TileOrder::kGrouped>),
-      variant("coop 128x256 s4 multicast B, Hilbert", "the same, clusters along a Hilbert curve",
-              &scheduled<cooperative_multicast_b_gemm, TileOrder::kHilbert>),
-      variant("coop 256x128 s4 stmatrix",
-              "cuBLAS's tile: each consumer 128 x 128, two m64n128 wgmmas",
-              &scheduled<cooperative_256x128_gemm, TileOrder::kGrouped>),
-      variant("coop 256x128 s4 stmatrix, Hilbert", "the same along a Hilbert curve",
-              &scheduled<cooperative_256x128_gemm, TileOrder::kHilbert>),
-      variant("coop 256x128 s4 multicast A", "clusters of 2 along N sharing A by TMA multicast",
-              &scheduled<cooperative_256x128_multicast_a_gemm, TileOrder::kGrouped>),
-      variant("coop 256x128 s4 multicast A, Hilbert", "the same, clusters along a Hilbert curve",
-              &scheduled<cooperative_256x128_multicast_a_gemm, TileOrder::kHilbert>),
-      variant(
-          "coop 256x128 s4 multicast A, stream-K tail",
-          "bands of 8; the clusters split the last wave's cluster tiles along K",
-          &scheduled<cooperative_256x128_multicast_a_gemm, TileOrder::kGrouped, 8, kStreamKTail>),
-      variant("coop 256x128 s4 multicast B", "clusters of 2 along M sharing B by TMA multicast",
-              &scheduled<cooperative_256x128_multicast_b_gemm, TileOrder::kGrouped>),
-      variant("pingpong 128x128 s6 stmatrix",
-              "consumers on alternate tiles, epilogue under the other's K loop",
-              &scheduled<pingpong_gemm, TileOrder::kGrouped>),
-      variant("pingpong 128x128 s6 stmatrix, bands of 16", "the same in bands of 16 tile rows",
-              &scheduled<pingpong_gemm, TileOrder::kGrouped, 16>),
-      variant("pingpong 128x128 s6 stmatrix, Hilbert", "the same along a Hilbert curve",
-              &scheduled<pingpong_gemm, TileOrder::kHilbert>),
-  };
-  return list;
-}
-//! [variants]
 
 const std::vector<Rung>& rungs() {
   static const std::vector<Rung> ladder = {

@@ -105,7 +105,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         const TileCoord tile = tile_of(i);
         for (int kb = 0; kb < k_blocks; ++kb, ++it) {
           const RingSlot slot = producer_slot(it, S);
-          ptx::mbarrier_wait(&st.empty[slot.stage], slot.parity);
+          ptx::mbarrier_wait(&st.empty[slot.stage], slot.parity, p.limit, ptx::Waiter::kEmpty,
+                             slot.stage);
           ptx::mbarrier_arrive_expect_tx(&st.full[slot.stage], p.stage_bytes);
           ptx::tma_load_2d(st.a[slot.stage], &map_a, &st.full[slot.stage], kb * BK, tile.m * BM);
           ptx::tma_load_2d(st.b[slot.stage], &map_b, &st.full[slot.stage], kb * BK, tile.n * BN);
@@ -124,7 +125,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       TileAccum<BN, Cfg::kParts> acc;
       int it = i * k_blocks;  // the ring's count of tile i's first k-block
       if (i > 0) wait_for_turn(consumer);
-      consume_tile<1, Cfg::kWait>(st, acc, it, k_blocks, 0, S, lane, 0, [&] {
+      consume_tile<1, Cfg::kWait>(st, acc, it, k_blocks, 0, S, lane, 0, p.limit, [&] {
         if (has_tile(i + 1)) pass_turn(consumer);  // the other consumer's next tile may start
       });
       // The epilogue runs while the other consumer's K loop keeps the tensor cores busy.

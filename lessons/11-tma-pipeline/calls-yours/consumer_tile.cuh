@@ -70,7 +70,7 @@ __device__ inline void release_stage(std::uint64_t* empty, int lane, int rank) {
 template <int CL, ptx::Wait WAIT, class Storage, int N, int PARTS, class AfterIssue>
 __device__ inline void consume_tile(Storage& st, TileAccum<N, PARTS>& acc, int& it, int k_blocks,
                                     std::uint32_t a_offset, int stages, int lane, int rank,
-                                    AfterIssue after_issue) {
+                                    const ptx::WaitLimit& limit, AfterIssue after_issue) {
 #pragma unroll
   for (int h = 0; h < PARTS; ++h) {
 #pragma unroll
@@ -79,7 +79,8 @@ __device__ inline void consume_tile(Storage& st, TileAccum<N, PARTS>& acc, int& 
   int previous_stage = -1;
   for (int kb = 0; kb < k_blocks; ++kb, ++it) {
     const RingSlot slot = consumer_slot(it, stages);
-    ptx::mbarrier_wait<WAIT>(&st.full[slot.stage], slot.parity);
+    ptx::mbarrier_wait<WAIT>(&st.full[slot.stage], slot.parity, limit, ptx::Waiter::kFull,
+                             slot.stage);
     mma_k_block(acc, ptx::smem_addr(st.a[slot.stage]) + a_offset, ptx::smem_addr(st.b[slot.stage]));
     // This k-block's wgmmas keep running; the previous k-block's have completed, so its stage
     // goes back to the producer.
@@ -138,7 +139,7 @@ __device__ inline void hand_over_sums(const TileAccum<N, PARTS>& acc, const Gemm
 template <int N, int PARTS>
 __device__ inline void add_sums_of(TileAccum<N, PARTS>& acc, const GemmParams& p, int slot,
                                    int thread) {
-  if (thread == 0) ptx::wait_flag(p.flags + slot, p.epoch);
+  if (thread == 0) ptx::wait_flag(p.flags + slot, p.epoch, p.limit, slot);
   consumers_sync();
   const float4* in = partial_sums<N, PARTS>(p, slot, thread);
 #pragma unroll

@@ -111,7 +111,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         const TileCoord tile = tile_of(w.tile);
         for (int kb = w.k_begin; kb < w.k_end; ++kb, ++it) {
           const RingSlot slot = producer_slot(it, S);
-          ptx::mbarrier_wait<Cfg::kWait>(&st.empty[slot.stage], slot.parity);
+          ptx::mbarrier_wait<Cfg::kWait>(&st.empty[slot.stage], slot.parity, p.limit,
+                                         ptx::Waiter::kEmpty, slot.stage);
           // The whole stage lands in this block, whichever block loads each part of it.
           ptx::mbarrier_arrive_expect_tx(&st.full[slot.stage], p.stage_bytes);
           if constexpr (CN == 1) {
@@ -159,7 +160,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       const TileCoord tile = tile_of(w.tile);
       TileAccum<BN, Cfg::kParts> acc;
       consume_tile<CL, Cfg::kWait>(st, acc, it, w.k_end - w.k_begin, a_offset, S, lane, rank,
-                                   [] {});
+                                   p.limit, [] {});
       //! [stream_k_fixup]
       // A split tile: the pieces after the first hand their sums over (a block's first split unit,
       // early in its share of the last wave); the piece that starts the tile (its block's last

@@ -112,7 +112,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         for (int kb = 0; kb < k_blocks; ++kb, ++it) {
           const RingSlot slot = producer_slot(it, S);
           // Until the consumers have released the stage.
-          ptx::mbarrier_wait<Cfg::kWait>(&st.empty[slot.stage], slot.parity);
+          ptx::mbarrier_wait<Cfg::kWait>(&st.empty[slot.stage], slot.parity, p.limit,
+                                         ptx::Waiter::kEmpty, slot.stage);
           ptx::mbarrier_arrive_expect_tx(&st.full[slot.stage], p.stage_bytes);
           ptx::tma_load_2d(st.a[slot.stage], &map_a, &st.full[slot.stage], kb * BK, tile.m * BM);
           if constexpr (CL == 1) {
@@ -159,7 +160,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       for (int kb = 0; kb < k_blocks; ++kb, ++it) {
         const RingSlot slot = consumer_slot(it, S);
         // Until TMA has delivered k-block `it`.
-        ptx::mbarrier_wait<Cfg::kWait>(&st.full[slot.stage], slot.parity);
+        ptx::mbarrier_wait<Cfg::kWait>(&st.full[slot.stage], slot.parity, p.limit,
+                                       ptx::Waiter::kFull, slot.stage);
         const std::uint32_t a =
             ptx::smem_addr(st.a[slot.stage]) + consumer * 64 * 128;  // this consumer's 64 rows
         const std::uint32_t b = ptx::smem_addr(st.b[slot.stage]);

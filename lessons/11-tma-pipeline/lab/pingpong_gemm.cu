@@ -1,13 +1,10 @@
-// Lesson 11: the launcher of the ping-pong kernel (pingpong_gemm.cuh). Given code that calls yours,
-// compiled by calls-yours/pingpong_gemm.cu with each library's pipeline_exercises.cuh, apart from
-// the other launchers so that the kernels compile in parallel. Include it from one file only.
-#pragma once
-
+// Lesson 11's lab: the ping-pong kernel (pingpong_gemm.cuh), built with the reference solution
+// (lab.hpp).
+#include "lab.hpp"
 #include "persistent_launch.cuh"
 #include "pingpong_gemm.cuh"
-#include "tma_pipeline.hpp"
 
-namespace lesson11 {
+namespace lesson11::lab {
 
 namespace {
 
@@ -26,4 +23,4 @@ void pingpong_gemm(TileSchedule schedule, int M, int N, int K, float alpha, cons
       schedule, M, N, K, alpha, A, B, beta, C);
 }
 
-}  // namespace lesson11
+}  // namespace lesson11::lab
