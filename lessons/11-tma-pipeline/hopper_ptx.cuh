@@ -1,14 +1,21 @@
 // Lesson 11: the Hopper instructions the kernels use, one small inline-PTX wrapper each. They are
 // given code: the chapter explains each one, and the kernels read as a protocol between them.
 //
-// Everything here needs sm_90a (wgmma and setmaxnreg exist only on the "a" target). The lesson's
-// targets are always compiled for sm_90a; the launchers refuse other GPUs before launching.
+// TMA, mbarrier, stmatrix and the cluster instructions need compute capability 9.0 or newer (the
+// portable rung uses them on sm_90, sm_100 and sm_120 alike). wgmma and setmaxnreg exist only on
+// the sm_90a target: compiled for another one, their wrappers are a trap, which the launchers never
+// reach (they refuse such a GPU for the wgmma rungs before launching).
 #pragma once
 
 #include <cuda.h>  // CUtensorMap
 #include <cuda_bf16.h>
 
 #include <cstdint>
+
+// Defined where this translation unit is compiled for an architecture without wgmma.
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define LESSON11_NO_WGMMA 1
+#endif
 
 namespace lesson11::ptx {
 
@@ -105,38 +112,37 @@ __device__ inline bool mbarrier_test(std::uint64_t* bar, std::uint32_t parity) {
 /// Which kind of wait expired.
 enum class Waiter : std::uint32_t { kFull = 1, kEmpty = 2, kFlag = 3 };
 
-/// What the thread whose wait expired leaves for the host: `set` is written last.
+/// What the thread whose wait expired leaves for the host, in two words written with one store:
+/// `where` = what | parity << 2 | stage << 3 | thread << 16, and the block. Nonzero once written
+/// (`what` is never 0).
 struct WaitReport {
-  std::uint32_t set, what, stage, parity, block, thread;
-  std::uint64_t waited_ns;
+  std::uint32_t where, block;
 };
 
 /// How long a wait may take, and where to report one that takes longer.
 struct WaitLimit {
   WaitReport* report = nullptr;   ///< mapped host memory; null: trap without a report
-  std::uint64_t ns = 1000000000;  ///< nanoseconds of %globaltimer
+  std::uint32_t ns = 1000000000;  ///< nanoseconds of %globaltimer, at most 4e9
 };
 
-__device__ inline std::uint64_t global_timer_ns() {
-  std::uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+// The low 32 bits of the GPU's global nanosecond timer: differences are right up to 4.29 s.
+__device__ inline std::uint32_t global_timer_ns() {
+  std::uint32_t t;
+  asm volatile("mov.u32 %0, %%globaltimer_lo;" : "=r"(t));
   return t;
 }
 
 // The end of an expired wait: the report through the system-scope fence (the host reads it after
 // the launch failed), then the trap. Many threads may write it at once: each report is true.
 __device__ inline void wait_expired(const WaitLimit& limit, Waiter what, std::uint32_t stage,
-                                    std::uint32_t parity, std::uint64_t waited_ns) {
+                                    std::uint32_t parity) {
   if (limit.report != nullptr) {
-    volatile WaitReport* r = limit.report;
-    r->what = static_cast<std::uint32_t>(what);
-    r->stage = stage;
-    r->parity = parity;
-    r->block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
-    r->thread = threadIdx.x;
-    r->waited_ns = waited_ns;
-    __threadfence_system();
-    r->set = 1;
+    const std::uint32_t where = static_cast<std::uint32_t>(what) | (parity & 1u) << 2 |
+                                (stage & 0x1FFFu) << 3 | threadIdx.x << 16;
+    const std::uint32_t block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    asm volatile("st.volatile.global.v2.u32 [%0], {%1, %2};" ::"l"(limit.report), "r"(where),
+                 "r"(block)
+                 : "memory");
     __threadfence_system();
   }
   __trap();
@@ -149,10 +155,9 @@ template <Wait kMode = Wait::kTryWait>
 __device__ inline void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity,
                                      const WaitLimit& limit, Waiter what, int stage) {
   if (mbarrier_test<kMode>(bar, parity)) return;
-  const std::uint64_t start = global_timer_ns();
+  const std::uint32_t start = global_timer_ns();
   while (!mbarrier_test<kMode>(bar, parity)) {
-    const std::uint64_t waited = global_timer_ns() - start;
-    if (waited > limit.ns) wait_expired(limit, what, stage, parity, waited);
+    if (global_timer_ns() - start > limit.ns) wait_expired(limit, what, stage, parity);
   }
 }
 //! [mbarrier_wait]
@@ -308,10 +313,9 @@ __device__ inline std::uint32_t ld_acquire_gpu(const std::uint32_t* flag) {
 __device__ inline void wait_flag(const std::uint32_t* flag, std::uint32_t value,
                                  const WaitLimit& limit, int slot) {
   if (ld_acquire_gpu(flag) == value) return;
-  const std::uint64_t start = global_timer_ns();
+  const std::uint32_t start = global_timer_ns();
   while (ld_acquire_gpu(flag) != value) {
-    const std::uint64_t waited = global_timer_ns() - start;
-    if (waited > limit.ns) wait_expired(limit, Waiter::kFlag, slot, value, waited);
+    if (global_timer_ns() - start > limit.ns) wait_expired(limit, Waiter::kFlag, slot, value);
   }
 }
 //! [gpu_flags]
@@ -321,11 +325,19 @@ __device__ inline void wait_flag(const std::uint32_t* flag, std::uint32_t value,
 // registers back to the SM's pool and the consumers take them.
 template <int kRegs>
 __device__ inline void setmaxnreg_dec() {
+#ifdef LESSON11_NO_WGMMA
+  __trap();
+#else
   asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(kRegs));
+#endif
 }
 template <int kRegs>
 __device__ inline void setmaxnreg_inc() {
+#ifdef LESSON11_NO_WGMMA
+  __trap();
+#else
   asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(kRegs));
+#endif
 }
 //! [setmaxnreg]
 
@@ -333,16 +345,28 @@ __device__ inline void setmaxnreg_inc() {
 //! [wgmma_sync]
 // Before the first wgmma that uses accumulator registers written by ordinary instructions.
 __device__ inline void wgmma_fence() {
+#ifdef LESSON11_NO_WGMMA
+  __trap();
+#else
   asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#endif
 }
 // Closes the group of wgmmas issued so far.
 __device__ inline void wgmma_commit() {
+#ifdef LESSON11_NO_WGMMA
+  __trap();
+#else
   asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+#endif
 }
 // Waits until at most kPending committed groups are still running.
 template <int kPending>
 __device__ inline void wgmma_wait() {
+#ifdef LESSON11_NO_WGMMA
+  __trap();
+#else
   asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(kPending) : "memory");
+#endif
 }
 //! [wgmma_sync]
 
@@ -367,6 +391,10 @@ __device__ void wgmma_m64k16(WgmmaAccum<N>& acc, std::uint64_t desc_a, std::uint
 template <>
 __device__ inline void wgmma_m64k16<128>(WgmmaAccum<128>& acc, std::uint64_t desc_a,
                                          std::uint64_t desc_b, int scale_d) {
+#ifdef LESSON11_NO_WGMMA
+  (void)acc, (void)desc_a, (void)desc_b, (void)scale_d;
+  __trap();
+#else
   asm volatile(
       "{\n"
       ".reg .pred p;\n"
@@ -382,12 +410,17 @@ __device__ inline void wgmma_m64k16<128>(WgmmaAccum<128>& acc, std::uint64_t des
         LESSON11_WGMMA_REGS_8(24), LESSON11_WGMMA_REGS_8(32), LESSON11_WGMMA_REGS_8(40),
         LESSON11_WGMMA_REGS_8(48), LESSON11_WGMMA_REGS_8(56)
       : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#endif
 }
 //! [wgmma_n128]
 
 template <>
 __device__ inline void wgmma_m64k16<256>(WgmmaAccum<256>& acc, std::uint64_t desc_a,
                                          std::uint64_t desc_b, int scale_d) {
+#ifdef LESSON11_NO_WGMMA
+  (void)acc, (void)desc_a, (void)desc_b, (void)scale_d;
+  __trap();
+#else
   asm volatile(
       "{\n"
       ".reg .pred p;\n"
@@ -411,6 +444,7 @@ __device__ inline void wgmma_m64k16<256>(WgmmaAccum<256>& acc, std::uint64_t des
         LESSON11_WGMMA_REGS_8(96), LESSON11_WGMMA_REGS_8(104), LESSON11_WGMMA_REGS_8(112),
         LESSON11_WGMMA_REGS_8(120)
       : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#endif
 }
 
 #undef LESSON11_WGMMA_REGS_8

@@ -7,18 +7,20 @@
 
 #include "tma_pipeline.hpp"
 
+#include "common/fit.hpp"
 #include "common/gemm_check.hpp"
 
 #include <vector>
 
 namespace {
 
-// Every kernel on every case, kernel by kernel, up to the first failure: that one is the
-// diagnosis. A wrong solution fails every kernel the same way, and the checks of the large
-// problems after it would only add seconds to the wait for the verdict.
+// Every kernel that this GPU can run on every case, kernel by kernel, up to the first failure: that
+// one is the diagnosis. A wrong solution fails every kernel the same way, and the checks of the
+// large problems after it would only add seconds to the wait for the verdict.
 void check_until_first_failure(const std::vector<lesson11::Rung>& kernels,
                                const std::vector<course_test::EdgeCase>& cases) {
   for (const lesson11::Rung& r : kernels) {
+    if (!course::fits_current_device(r)) continue;  // a wgmma rung on a GPU without wgmma
     for (const course_test::EdgeCase& e : cases) {
       course::VerifyOptions options;
       options.label = r.name;

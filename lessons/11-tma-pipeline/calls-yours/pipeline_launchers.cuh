@@ -1,15 +1,16 @@
-// Lesson 11: the launchers of the Hopper GEMMs. Given code that calls yours: calls-yours/
-// pipeline_gemm.cu includes it, and the build compiles that file into both the exercise and the
-// solution library, each with its own pipeline_exercises.cuh. Include it from one file only.
+// Lesson 11: the launchers of rungs 1 to 5, the table of rungs, and the helpers every launcher
+// shares (the checks before a first launch, the tensor maps, the bound on every wait). Given code
+// that calls yours: calls-yours/pipeline_gemm.cu includes it, and the build compiles that file into
+// both the exercise and the solution library, each with its own pipeline_exercises.cuh. Include it
+// from one file only. Rung 6 (hopper_gemm) and the portable rung are in hopper_gemm.cu.
 // Before its first launch a launcher checks your ring on the CPU model (ring_model.hpp) and your
 // expected byte count against the boxes it asks TMA for, so a protocol mistake is an error message,
 // not a hung GPU.
 #pragma once
 
-#include "persistent_launch.cuh"  // the helpers defined here, shared with the other launchers
 #include "pipeline_exercises.cuh"
+#include "ring_gemm.cuh"  // the helpers defined here, shared with the other launchers
 #include "ring_model.hpp"
-#include "specialized_gemm.cuh"
 #include "stream_k.hpp"
 #include "tensor_map.hpp"
 #include "tma_pipeline.hpp"
@@ -37,22 +38,34 @@ namespace lesson11 {
 std::string hopper_support_error(const course::DeviceInfo& info) {
   if (!info.present) return info.reason;
   if (info.cc() == 90) return "";
-  return "lesson 11 needs compute capability 9.0 (Hopper: TMA, wgmma, setmaxnreg, compiled for "
-         "sm_90a); " +
+  return "the wgmma rungs need compute capability 9.0 (Hopper: wgmma and setmaxnreg, compiled "
+         "for sm_90a); " +
+         info.name + " is " + course::cc_string(info.cc()) +
+         ": it runs the portable rung (TMA, mbarrier, ldmatrix, mma.sync)";
+}
+
+std::string tma_support_error(const course::DeviceInfo& info) {
+  if (!info.present) return info.reason;
+  if (info.cc() >= 90) return "";
+  return "lesson 11 needs TMA, which compute capability 9.0 and newer have (H100, H200, B200, RTX "
+         "50 series); " +
          info.name + " is " + course::cc_string(info.cc());
 }
 
-// The launchers' helpers, shared with the launchers of the variants compiled in other files
-// (declared in persistent_launch.cuh).
+// The launchers' helpers, shared with the launchers compiled in other files (declared in
+// ring_gemm.cuh).
 namespace detail {
 
 //! [ring_check]
-// Once per process: the GPU can run sm_90a code. Once per ring shape: the protocol is sound.
-void require_ready(const char* kernel, int stages, int consumer_warps, int block_m, int block_n) {
+// Once per process: the GPU can run the kernel. Once per ring shape: the protocol is sound.
+void require_ready(const char* kernel, bool wgmma, int stages, int consumer_warps, int block_m,
+                   int block_n) {
   static std::mutex mutex;
   static std::map<std::tuple<int, int, int, int>, std::string> checked;
   std::lock_guard<std::mutex> lock(mutex);
-  static const std::string gpu_error = hopper_support_error(course::current_device_info());
+  static const std::string wgmma_error = hopper_support_error(course::current_device_info());
+  static const std::string tma_error = tma_support_error(course::current_device_info());
+  const std::string& gpu_error = wgmma ? wgmma_error : tma_error;
   if (!gpu_error.empty()) throw std::runtime_error(std::string(kernel) + ": " + gpu_error);
   const auto key = std::make_tuple(stages, consumer_warps, block_m, block_n);
   auto found = checked.find(key);
@@ -99,46 +112,51 @@ int sm_count() {
 }
 
 //! [wait_limit]
+ptx::WaitLimit wait_limit();
+
 namespace {
 ptx::WaitReport* wait_report_host = nullptr;
 
 // What a kernel's expired wait reported, for the error message of the failed launch.
 std::string expired_wait_note() {
   const volatile ptx::WaitReport* r = wait_report_host;
-  if (r == nullptr || r->set == 0) return "";
-  const std::string stage = std::to_string(r->stage), parity = std::to_string(r->parity);
-  const std::string where = " in block " + std::to_string(r->block) + " (thread " +
-                            std::to_string(r->thread) + ") gave up after " +
-                            std::to_string(r->waited_ns / 1000000) + " ms: ";
-  switch (static_cast<ptx::Waiter>(r->what)) {
+  if (r == nullptr || r->where == 0) return "";
+  const std::uint32_t where = r->where;
+  const std::string stage = std::to_string((where >> 3) & 0x1FFF),
+                    parity = std::to_string((where >> 2) & 1);
+  const std::string limit = std::to_string(wait_limit().ns / 1000000);
+  const std::string who = " in block " + std::to_string(r->block) + " (thread " +
+                          std::to_string(where >> 16) + ") gave up after " + limit + " ms: ";
+  switch (static_cast<ptx::Waiter>(where & 3)) {
     case ptx::Waiter::kFull:
       return "a wait that never ended: the consumers' wait on the full barrier of stage " + stage +
-             " for its phase of parity " + parity + where +
+             " for its phase of parity " + parity + who +
              "that k-block never landed (the parity names a phase that never completes, or "
              "stage_tx_bytes announces more bytes than TMA brings)";
     case ptx::Waiter::kEmpty:
       return "a wait that never ended: the producer's wait on the empty barrier of stage " + stage +
-             " for its phase of parity " + parity + where +
+             " for its phase of parity " + parity + who +
              "the consumers never released the stage (the parity names a phase that never "
              "completes, or empty_barrier_arrivals asks for more arrivals than the consumer warps "
              "make)";
     case ptx::Waiter::kFlag:
       return "a wait that never ended: a split tile's finisher waited for the partial sums of "
              "block " +
-             stage + " (flag value " + parity + ")" + where + "that block never handed them over";
+             stage + who + "that block never handed them over";
   }
   return "";
 }
 }  // namespace
 
-// Every wait of the kernels gives up after a second (COURSE_WAIT_LIMIT_S seconds, when set) and
+// Every wait of the kernels gives up after a second (COURSE_WAIT_LIMIT_S seconds, at most 4, when
+// set) and
 // leaves its report in one block of mapped host memory, which the error message of the failed
 // launch reads.
 ptx::WaitLimit wait_limit() {
   static const ptx::WaitLimit limit = [] {
     ptx::WaitLimit l;
     if (const char* s = std::getenv("COURSE_WAIT_LIMIT_S"); s != nullptr && std::atof(s) > 0) {
-      l.ns = static_cast<std::uint64_t>(std::atof(s) * 1e9);
+      l.ns = static_cast<std::uint32_t>(std::min(std::atof(s), 4.0) * 1e9);  // the timer's 32 bits
     }
     void* host = nullptr;
     CUDA_CHECK(cudaHostAlloc(&host, sizeof(ptx::WaitReport), cudaHostAllocMapped));
@@ -217,7 +235,7 @@ void launch_tma_wgmma(const char* name, int M, int N, int K, float alpha, const 
                       const bf16* B, float beta, bf16* C) {
   course::require_bf16_gemm_shape(name, M, N, K, 8, A, B, C);
   course::require_gemm_shape(name, M, N, K, (static_cast<long>(M) + 63) / 64);
-  require_ready(name, Cfg::kStages, 4, 64, Cfg::kBlockN);
+  require_ready(name, true, Cfg::kStages, 4, 64, Cfg::kBlockN);
   const GemmParams p = make_params(M, N, K, alpha, beta, C, 64, Cfg::kBlockN, 4);
   static const bool configured = [] {
     CUDA_CHECK(cudaFuncSetAttribute(tma_wgmma_kernel<Cfg>,
@@ -234,8 +252,11 @@ void launch_tma_wgmma(const char* name, int M, int N, int K, float alpha, const 
 //! [configs]
 using OneStage = TmaWgmmaConfig<128, 1>;
 using FourStages = TmaWgmmaConfig<128, 4>;
-using Specialized = SpecializedConfig<128, 256, 4, false>;
-using StagedStore = SpecializedConfig<128, 256, 3, true>;
+// Rungs 3 to 5: the ring with two wgmma consumer warpgroups on 128 x 256 tiles; the producer keeps
+// 40 registers and the consumers get 232 (40 x 128 + 232 x 256 = 64512 of the SM's 65536).
+using Specialized = RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kRegisters>;
+// The whole 64 KiB staging tile takes a stage's room: 3 stages.
+using StagedStore = RingConfig<WgmmaConsumer<128, 256>, 3, Epilogue::kStagedTile>;
 //! [configs]
 
 }  // namespace
@@ -250,33 +271,41 @@ void tma_wgmma_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16*
   launch_tma_wgmma<FourStages>("tma_wgmma_gemm", M, N, K, alpha, A, B, beta, C);
 }
 
+//! [specialized]
+// Rung 3: one block per tile. Rung 4: the same kernel on a persistent grid, tiles in bands of 8.
 void specialized_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                       bf16* C) {
-  launch_specialized<Specialized>("specialized_gemm", false, M, N, K, alpha, A, B, beta, C);
+  TileSchedule one_tile_per_block;
+  one_tile_per_block.persistent = false;
+  launch_ring<Specialized>("specialized_gemm", &ring_gemm_kernel<Specialized>, one_tile_per_block,
+                           M, N, K, alpha, A, B, beta, C);
 }
 
 void persistent_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                      bf16* C) {
-  launch_specialized<Specialized>("persistent_gemm", true, M, N, K, alpha, A, B, beta, C);
+  launch_ring<Specialized>("persistent_gemm", &ring_gemm_kernel<Specialized>, TileSchedule{}, M, N,
+                           K, alpha, A, B, beta, C);
 }
+//! [specialized]
+
+namespace detail {
+void registers_gemm(const char* name, TileSchedule schedule, int M, int N, int K, float alpha,
+                    const bf16* A, const bf16* B, float beta, bf16* C) {
+  launch_ring<Specialized>(name, &ring_gemm_kernel<Specialized>, schedule, M, N, K, alpha, A, B,
+                           beta, C);
+}
+Rung registers_gemm_rung(Rung r) {
+  return describing<Specialized>(r);
+}
+}  // namespace detail
 
 //! [staged_store]
 void staged_store_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                        bf16* C) {
-  launch_for_n<StagedStore, Specialized>("staged_store_gemm", true, M, N, K, alpha, A, B, beta, C);
+  launch_ring_for_n<StagedStore, Specialized>("staged_store_gemm", TileSchedule{}, M, N, K, alpha,
+                                              A, B, beta, C);
 }
 //! [staged_store]
-
-//! [headline]
-// The lesson's headline, rung 6: the cooperative kernel with 4 stages and the streamed stmatrix
-// epilogue, tiles in bands of 16 tile rows. Stream-K for the last wave (the variants "stream-K
-// tail") measured slower on the H100 (the chapter has the figures): with it the schedule would read
-// TileSchedule{TileOrder::kGrouped, 16, kStreamKTail}.
-void hopper_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
-                 bf16* C) {
-  cooperative_gemm(TileSchedule{TileOrder::kGrouped, 16}, M, N, K, alpha, A, B, beta, C);
-}
-//! [headline]
 
 namespace compiled {
 std::uint64_t make_smem_descriptor(std::uint32_t smem_address) {
@@ -294,60 +323,51 @@ RingProtocol ring_protocol() {
 
 namespace {
 
-// An entry of the table of variants: rung `step` of the ladder, or (step 0) a variant the sweep
-// measures. Code compiled for sm_90a runs on compute capability 9.0 alone.
+// An entry of the table of rungs: rung `step` of the ladder. The wgmma rungs' code is compiled for
+// sm_90a and runs on compute capability 9.0 alone.
 Rung rung(int step, const char* name, const char* what, Bf16Launcher run) {
   Rung r;
   r.name = name;
   r.what = what;
   r.step = step;
-  r.swept = step == 0;
   r.run = run;
   r.min_cc = r.max_cc = 90;
   r.cc_why = "TMA, wgmma and setmaxnreg, compiled for sm_90a";
   return r;
 }
 
-// A rung whose launcher runs Cfg's kernel (or, for N % 8 != 0, Alt's): what they ask of an SM,
-// the larger of the two, with their __launch_bounds__ promise of `min_blocks` blocks per SM.
-template <class Cfg, class Alt = Cfg>
-Rung launching(Rung r, int min_blocks) {
-  r.threads = std::max(Cfg::kThreads, Alt::kThreads);
-  r.smem_bytes = static_cast<std::size_t>(std::max(Cfg::kSmemBytes, Alt::kSmemBytes));
-  r.min_blocks = min_blocks;
-  return r;
-}
-
-// hopper_gemm's: cooperative_gemm's kernels.
-Rung launching_cooperative(Rung r) {
-  const course::VariantInfo launch = detail::cooperative_gemm_launch();
-  r.threads = launch.threads;
-  r.smem_bytes = launch.smem_bytes;
-  r.min_blocks = launch.min_blocks;
+// A rung of rungs 1 and 2 (no ring): what its kernel asks of an SM.
+template <class Cfg>
+Rung launching(Rung r) {
+  r.threads = Cfg::kThreads;
+  r.smem_bytes = static_cast<std::size_t>(Cfg::kSmemBytes);
+  r.min_blocks = 0;
   return r;
 }
 
 }  // namespace
 
+//! [rungs]
 const std::vector<Rung>& rungs() {
   static const std::vector<Rung> ladder = {
       launching<OneStage>(rung(1, "tma_wgmma_1stage_gemm", "TMA + mbarrier + wgmma, one stage",
-                               &tma_wgmma_1stage_gemm),
-                          0),
-      launching<FourStages>(rung(2, "tma_wgmma_gemm", "4 stages in flight", &tma_wgmma_gemm), 0),
-      launching<Specialized>(
-          rung(3, "specialized_gemm", "producer/consumer warpgroups, 128x256", &specialized_gemm),
-          1),
-      launching<Specialized>(
-          rung(4, "persistent_gemm", "persistent grid, tiles in bands", &persistent_gemm), 1),
-      launching<StagedStore, Specialized>(
-          rung(5, "staged_store_gemm", "epilogue through shared memory + TMA store",
-               &staged_store_gemm),
-          1),
-      launching_cooperative(
+                               &tma_wgmma_1stage_gemm)),
+      launching<FourStages>(rung(2, "tma_wgmma_gemm", "4 stages in flight", &tma_wgmma_gemm)),
+      describing<Specialized>(
+          rung(3, "specialized_gemm", "producer/consumer warpgroups, 128x256", &specialized_gemm)),
+      describing<Specialized>(
+          rung(4, "persistent_gemm", "persistent grid, tiles in bands", &persistent_gemm)),
+      describing<StagedStore, Specialized>(rung(5, "staged_store_gemm",
+                                                "epilogue through shared memory + TMA store",
+                                                &staged_store_gemm)),
+      detail::hopper_gemm_rung(
           rung(6, "hopper_gemm", "4 stages, streamed stmatrix epilogue", &hopper_gemm)),
+      detail::portable_gemm_rung(rung(7, "portable_gemm",
+                                      "the ring with mma.sync consumers: any GPU with TMA",
+                                      &portable_gemm)),
   };
   return ladder;
 }
+//! [rungs]
 
 }  // namespace lesson11

@@ -1,72 +1,104 @@
-// Lesson 11's lab: the cooperative kernel (calls-yours/cooperative_gemm.cuh) in the configurations
+// Lesson 11's lab: the ring with wgmma consumers (calls-yours/ring_gemm.cuh) in the configurations
 // that measured slower than the headline's, built with the reference solution (lab.hpp).
 #include "lab.hpp"
-#include "persistent_launch.cuh"
+#include "ring_gemm.cuh"
 
 namespace lesson11::lab {
 
 namespace {
 
 //! [cooperative_configs]
-// 128 x 256: 4 stages of 48 KiB + 4 staging boxes of 8 KiB = 224 KiB.
-struct LabCoop : CooperativeConfig<128, 256, 4, true, true> {};
-struct LabCoopStShared : CooperativeConfig<128, 256, 4, true, false> {};
-struct LabCoopDirect : CooperativeConfig<128, 256, 4, false, false> {};
-struct LabCoopMulticastB : CooperativeConfig<128, 256, 4, true, true, 2, 1> {};
-struct LabCoopMulticastBDirect : CooperativeConfig<128, 256, 4, false, false, 2, 1> {};
+// 128 x 256: 4 stages of 48 KiB + 4 staging boxes of 8 KiB = 224 KiB. Each keeps the code that
+// joins the pieces of a tile split along K (kStreamK): the sweep gives some of them such plans.
+struct LabCoop : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kStreamed, true> {
+  static constexpr bool kStreamK = true;
+};
+struct LabCoopStShared : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kStreamed, false> {
+  static constexpr bool kStreamK = true;
+};
+struct LabCoopDirect : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kRegisters, false> {
+  static constexpr bool kStreamK = true;
+};
+struct LabCoopMulticastB
+    : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kStreamed, true, 2, 1, 0> {
+  static constexpr bool kStreamK = true;
+};
+struct LabCoopMulticastBDirect
+    : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kRegisters, false, 2, 1, 0> {
+  static constexpr bool kStreamK = true;
+};
 // 256 x 128: the same bytes per stage and per staging box.
-struct LabCoop256 : CooperativeConfig<256, 128, 4, true, true> {};
-struct LabCoop256Direct : CooperativeConfig<256, 128, 4, false, false> {};
-struct LabCoop256MulticastA : CooperativeConfig<256, 128, 4, true, true, 1, 2> {};
-struct LabCoop256MulticastADirect : CooperativeConfig<256, 128, 4, false, false, 1, 2> {};
-struct LabCoop256MulticastB : CooperativeConfig<256, 128, 4, true, true, 2, 1> {};
-struct LabCoop256MulticastBDirect : CooperativeConfig<256, 128, 4, false, false, 2, 1> {};
+struct LabCoop256 : RingConfig<WgmmaConsumer<256, 128>, 4, Epilogue::kStreamed, true> {
+  static constexpr bool kStreamK = true;
+};
+struct LabCoop256Direct : RingConfig<WgmmaConsumer<256, 128>, 4, Epilogue::kRegisters, false> {
+  static constexpr bool kStreamK = true;
+};
+struct LabCoop256MulticastA
+    : RingConfig<WgmmaConsumer<256, 128>, 4, Epilogue::kStreamed, true, 1, 2, 0> {
+  static constexpr bool kStreamK = true;
+};
+struct LabCoop256MulticastADirect
+    : RingConfig<WgmmaConsumer<256, 128>, 4, Epilogue::kRegisters, false, 1, 2, 0> {
+  static constexpr bool kStreamK = true;
+};
+struct LabCoop256MulticastB
+    : RingConfig<WgmmaConsumer<256, 128>, 4, Epilogue::kStreamed, true, 2, 1, 0> {
+  static constexpr bool kStreamK = true;
+};
+struct LabCoop256MulticastBDirect
+    : RingConfig<WgmmaConsumer<256, 128>, 4, Epilogue::kRegisters, false, 2, 1, 0> {
+  static constexpr bool kStreamK = true;
+};
 // The second consumer starting 1200 cycles after the first: about two k-blocks of one consumer's
 // wgmmas on an H100, what its epilogue takes.
-struct LabCoopStaggered : CooperativeConfig<128, 256, 4, true, true, 1, 1, 1200> {};
+struct LabCoopStaggered
+    : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kStreamed, true, 1, 1, 1200> {
+  static constexpr bool kStreamK = true;
+};
 //! [cooperative_configs]
 
 }  // namespace
 
 void cooperative_gemm(TileSchedule schedule, int M, int N, int K, float alpha, const bf16* A,
                       const bf16* B, float beta, bf16* C) {
-  launch_cooperative<LabCoop, LabCoopDirect>("lab cooperative_gemm", schedule, M, N, K, alpha, A, B,
-                                             beta, C);
+  launch_ring_for_n<LabCoop, LabCoopDirect>("lab cooperative_gemm", schedule, M, N, K, alpha, A, B,
+                                            beta, C);
 }
 
 void cooperative_staggered_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
                                 const bf16* A, const bf16* B, float beta, bf16* C) {
-  launch_cooperative<LabCoopStaggered, LabCoopDirect>("cooperative_staggered_gemm", schedule, M, N,
-                                                      K, alpha, A, B, beta, C);
+  launch_ring_for_n<LabCoopStaggered, LabCoopDirect>("cooperative_staggered_gemm", schedule, M, N,
+                                                     K, alpha, A, B, beta, C);
 }
 
 void cooperative_st_shared_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
                                 const bf16* A, const bf16* B, float beta, bf16* C) {
-  launch_cooperative<LabCoopStShared, LabCoopDirect>("cooperative_st_shared_gemm", schedule, M, N,
-                                                     K, alpha, A, B, beta, C);
+  launch_ring_for_n<LabCoopStShared, LabCoopDirect>("cooperative_st_shared_gemm", schedule, M, N, K,
+                                                    alpha, A, B, beta, C);
 }
 
 void cooperative_multicast_b_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
                                   const bf16* A, const bf16* B, float beta, bf16* C) {
-  launch_cooperative<LabCoopMulticastB, LabCoopMulticastBDirect>(
+  launch_ring_for_n<LabCoopMulticastB, LabCoopMulticastBDirect>(
       "cooperative_multicast_b_gemm", schedule, M, N, K, alpha, A, B, beta, C);
 }
 
 void cooperative_256x128_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
                               const bf16* A, const bf16* B, float beta, bf16* C) {
-  launch_cooperative<LabCoop256, LabCoop256Direct>("cooperative_256x128_gemm", schedule, M, N, K,
-                                                   alpha, A, B, beta, C);
+  launch_ring_for_n<LabCoop256, LabCoop256Direct>("cooperative_256x128_gemm", schedule, M, N, K,
+                                                  alpha, A, B, beta, C);
 }
 
 void cooperative_256x128_multicast_a_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
                                           const bf16* A, const bf16* B, float beta, bf16* C) {
-  launch_cooperative<LabCoop256MulticastA, LabCoop256MulticastADirect>(
+  launch_ring_for_n<LabCoop256MulticastA, LabCoop256MulticastADirect>(
       "cooperative_256x128_multicast_a_gemm", schedule, M, N, K, alpha, A, B, beta, C);
 }
 
 void cooperative_256x128_multicast_b_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
                                           const bf16* A, const bf16* B, float beta, bf16* C) {
-  launch_cooperative<LabCoop256MulticastB, LabCoop256MulticastBDirect>(
+  launch_ring_for_n<LabCoop256MulticastB, LabCoop256MulticastBDirect>(
       "cooperative_256x128_multicast_b_gemm", schedule, M, N, K, alpha, A, B, beta, C);
 }
 

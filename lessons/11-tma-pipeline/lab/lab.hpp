@@ -38,7 +38,7 @@ void clustered_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16*
 void clustered_poll_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                          bf16* C);
 
-// The cooperative kernel (calls-yours/cooperative_gemm.cuh) in other configurations. Each takes
+// The ring with wgmma consumers (calls-yours/ring_gemm.cuh) in other configurations. Each takes
 // the register epilogue when N % 8 != 0; the schedule may split the last wave along K.
 
 /// 128 x 256 tiles, 4 stages, staging written with stmatrix: the headline's kernel.

@@ -1,7 +1,7 @@
-// Lesson 11's lab: rung 5's kernel (calls-yours/specialized_gemm.cuh) in other configurations,
+// Lesson 11's lab: rung 5's configuration of the ring (calls-yours/ring_gemm.cuh) in other forms,
 // and the table of every variant of the lab, built with the reference solution (lab.hpp).
 #include "lab.hpp"
-#include "persistent_launch.cuh"
+#include "ring_gemm.cuh"
 
 #include <vector>
 
@@ -10,12 +10,23 @@ namespace lesson11::lab {
 namespace {
 
 //! [lab_specialized_configs]
-struct LabSpecialized : SpecializedConfig<128, 256, 4, false> {};
-struct LabStagedStore : SpecializedConfig<128, 256, 3, true> {};
-using Clustered = SpecializedConfig<128, 256, 3, true, 2>;
-using ClusteredDirect = SpecializedConfig<128, 256, 4, false, 2>;
-using ClusteredPoll = SpecializedConfig<128, 256, 3, true, 2, ptx::Wait::kPoll>;
-using ClusteredPollDirect = SpecializedConfig<128, 256, 4, false, 2, ptx::Wait::kPoll>;
+// Rung 5's configurations (and its register epilogue's), as types of the lab's own.
+struct LabSpecialized
+    : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kRegisters, true, 1, 1, 0, 24, 240> {};
+struct LabStagedStore
+    : RingConfig<WgmmaConsumer<128, 256>, 3, Epilogue::kStagedTile, true, 1, 1, 0, 24, 240> {};
+// Rung 5 on clusters of two tiles adjacent along M, which share B by TMA multicast.
+using Clustered =
+    RingConfig<WgmmaConsumer<128, 256>, 3, Epilogue::kStagedTile, true, 2, 1, 0, 24, 240>;
+using ClusteredDirect =
+    RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kRegisters, true, 2, 1, 0, 24, 240>;
+// The same, waiting with test_wait in a loop (never suspended) instead of try_wait.
+struct ClusteredPoll : Clustered {
+  static constexpr ptx::Wait kWait = ptx::Wait::kPoll;
+};
+struct ClusteredPollDirect : ClusteredDirect {
+  static constexpr ptx::Wait kWait = ptx::Wait::kPoll;
+};
 //! [lab_specialized_configs]
 
 // A variant of the sweep: a launcher that takes a schedule, with the schedule given.
@@ -44,30 +55,28 @@ Rung variant(const char* name, const char* what, Bf16Launcher run) {
 
 void staged_store_gemm(TileSchedule schedule, int M, int N, int K, float alpha, const bf16* A,
                        const bf16* B, float beta, bf16* C) {
-  if (N % 8 == 0) {
-    launch_specialized<LabStagedStore>("lab staged_store_gemm", true, M, N, K, alpha, A, B, beta, C,
-                                       schedule);
-  } else {
-    launch_specialized<LabSpecialized>("lab staged_store_gemm", true, M, N, K, alpha, A, B, beta, C,
-                                       schedule);
-  }
+  launch_ring_for_n<LabStagedStore, LabSpecialized>("lab staged_store_gemm", schedule, M, N, K,
+                                                    alpha, A, B, beta, C);
 }
 
 void staged_store_one_tile_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B,
                                 float beta, bf16* C) {
-  launch_for_n<LabStagedStore, LabSpecialized>("staged_store_one_tile", false, M, N, K, alpha, A, B,
-                                               beta, C);
+  TileSchedule one_tile_per_block;
+  one_tile_per_block.persistent = false;
+  launch_ring_for_n<LabStagedStore, LabSpecialized>("staged_store_one_tile", one_tile_per_block, M,
+                                                    N, K, alpha, A, B, beta, C);
 }
 
 void clustered_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                     bf16* C) {
-  launch_for_n<Clustered, ClusteredDirect>("clustered_gemm", true, M, N, K, alpha, A, B, beta, C);
+  launch_ring_for_n<Clustered, ClusteredDirect>("clustered_gemm", TileSchedule{}, M, N, K, alpha, A,
+                                                B, beta, C);
 }
 
 void clustered_poll_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                          bf16* C) {
-  launch_for_n<ClusteredPoll, ClusteredPollDirect>("clustered_poll", true, M, N, K, alpha, A, B,
-                                                   beta, C);
+  launch_ring_for_n<ClusteredPoll, ClusteredPollDirect>("clustered_poll", TileSchedule{}, M, N, K,
+                                                        alpha, A, B, beta, C);
 }
 
 //! [variants]
