@@ -61,18 +61,23 @@ def _to_build(build, targets):
 
 
 def say_building(build, targets, jobs, what):
-    """Before a build of `targets` (everything when empty) that compiles many files, a first build
-    above all: says so in one line, with an estimate. Nothing when only a few files changed."""
+    """Before a build of `targets` (everything when empty) that will take more than about 2 s (a
+    CUDA file, or two C++ files, on 2 cores): says so in one line, with an estimate. Nothing when
+    there is nothing to compile."""
     counts = _to_build(build, targets)
-    if counts and sum(counts) >= 4:
-        # Measured on 2 cores: about 5 s of one core per CUDA file of this course and 3 s per C++
-        # file (a first build: 62 CUDA and 39 C++ files in 3 minutes).
-        seconds = (counts[0] * 5 + counts[1] * 3) / max(jobs, 1)
-        when = (f"about {max(10, round(seconds, -1)):.0f} seconds" if seconds < 90 else
-                f"about {round(seconds / 60)} minutes")
-        print(f"building {what}: {sum(counts)} files to compile, {when} on {jobs} "
-              f"core{'s' if jobs > 1 else ''} (a first build compiles the shared harness too; "
-              f"later builds only what changed)...", flush=True)
+    if not counts:
+        return
+    # Measured on 2 cores: about 5 s of one core per CUDA file of this course and 3 s per C++ file
+    # (a first build: 62 CUDA and 39 C++ files in 3 minutes).
+    seconds = (counts[0] * 5 + counts[1] * 3) / max(jobs, 1)
+    if seconds < 2:
+        return
+    when = (f"about {max(5, round(seconds / 5) * 5):.0f} seconds" if seconds < 90 else
+            f"about {round(seconds / 60)} minutes")
+    first = (" (a first build compiles the shared harness too; later builds only what changed)"
+             if sum(counts) >= 4 else "")
+    print(f"building {what}: {sum(counts)} file{'s' if sum(counts) != 1 else ''} to compile, "
+          f"{when} on {jobs} core{'s' if jobs > 1 else ''}{first}...", flush=True)
 
 
 def build_targets(build, targets, jobs, what, quiet=False):

@@ -8,32 +8,22 @@ namespace lesson11::lab {
 namespace {
 
 //! [cooperative_configs]
-// 128 x 256: 4 stages of 48 KiB + 4 staging boxes of 8 KiB = 224 KiB. Each keeps the code that
-// joins the pieces of a tile split along K (kStreamK): the sweep gives some of them such plans.
+// 128 x 256: 4 stages of 48 KiB + 4 staging boxes of 8 KiB = 224 KiB. Those the sweep gives plans
+// that split tiles along K (stream-K) keep the code that joins the pieces (kStreamK).
 struct LabCoop : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kStreamed, true> {
   static constexpr bool kStreamK = true;
 };
-struct LabCoopStShared : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kStreamed, false> {
-  static constexpr bool kStreamK = true;
-};
+struct LabCoopStShared : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kStreamed, false> {};
 struct LabCoopDirect : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kRegisters, false> {
   static constexpr bool kStreamK = true;
 };
 struct LabCoopMulticastB
-    : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kStreamed, true, 2, 1, 0> {
-  static constexpr bool kStreamK = true;
-};
+    : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kStreamed, true, 2, 1, 0> {};
 struct LabCoopMulticastBDirect
-    : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kRegisters, false, 2, 1, 0> {
-  static constexpr bool kStreamK = true;
-};
+    : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kRegisters, false, 2, 1, 0> {};
 // 256 x 128: the same bytes per stage and per staging box.
-struct LabCoop256 : RingConfig<WgmmaConsumer<256, 128>, 4, Epilogue::kStreamed, true> {
-  static constexpr bool kStreamK = true;
-};
-struct LabCoop256Direct : RingConfig<WgmmaConsumer<256, 128>, 4, Epilogue::kRegisters, false> {
-  static constexpr bool kStreamK = true;
-};
+struct LabCoop256 : RingConfig<WgmmaConsumer<256, 128>, 4, Epilogue::kStreamed, true> {};
+struct LabCoop256Direct : RingConfig<WgmmaConsumer<256, 128>, 4, Epilogue::kRegisters, false> {};
 struct LabCoop256MulticastA
     : RingConfig<WgmmaConsumer<256, 128>, 4, Epilogue::kStreamed, true, 1, 2, 0> {
   static constexpr bool kStreamK = true;
@@ -43,19 +33,13 @@ struct LabCoop256MulticastADirect
   static constexpr bool kStreamK = true;
 };
 struct LabCoop256MulticastB
-    : RingConfig<WgmmaConsumer<256, 128>, 4, Epilogue::kStreamed, true, 2, 1, 0> {
-  static constexpr bool kStreamK = true;
-};
+    : RingConfig<WgmmaConsumer<256, 128>, 4, Epilogue::kStreamed, true, 2, 1, 0> {};
 struct LabCoop256MulticastBDirect
-    : RingConfig<WgmmaConsumer<256, 128>, 4, Epilogue::kRegisters, false, 2, 1, 0> {
-  static constexpr bool kStreamK = true;
-};
+    : RingConfig<WgmmaConsumer<256, 128>, 4, Epilogue::kRegisters, false, 2, 1, 0> {};
 // The second consumer starting 1200 cycles after the first: about two k-blocks of one consumer's
 // wgmmas on an H100, what its epilogue takes.
 struct LabCoopStaggered
-    : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kStreamed, true, 1, 1, 1200> {
-  static constexpr bool kStreamK = true;
-};
+    : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kStreamed, true, 1, 1, 1200> {};
 //! [cooperative_configs]
 
 }  // namespace

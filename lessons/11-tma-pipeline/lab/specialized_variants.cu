@@ -11,15 +11,11 @@ namespace {
 
 //! [lab_specialized_configs]
 // Rung 5's configurations (and its register epilogue's), as types of the lab's own.
-struct LabSpecialized
-    : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kRegisters, true, 1, 1, 0, 24, 240> {};
-struct LabStagedStore
-    : RingConfig<WgmmaConsumer<128, 256>, 3, Epilogue::kStagedTile, true, 1, 1, 0, 24, 240> {};
+struct LabSpecialized : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kRegisters> {};
+struct LabStagedStore : RingConfig<WgmmaConsumer<128, 256>, 3, Epilogue::kStagedTile> {};
 // Rung 5 on clusters of two tiles adjacent along M, which share B by TMA multicast.
-using Clustered =
-    RingConfig<WgmmaConsumer<128, 256>, 3, Epilogue::kStagedTile, true, 2, 1, 0, 24, 240>;
-using ClusteredDirect =
-    RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kRegisters, true, 2, 1, 0, 24, 240>;
+using Clustered = RingConfig<WgmmaConsumer<128, 256>, 3, Epilogue::kStagedTile, true, 2, 1>;
+using ClusteredDirect = RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kRegisters, true, 2, 1>;
 // The same, waiting with test_wait in a loop (never suspended) instead of try_wait.
 struct ClusteredPoll : Clustered {
   static constexpr ptx::Wait kWait = ptx::Wait::kPoll;
