@@ -1,8 +1,8 @@
-// Lesson 11: the launchers of rungs 1 to 5, the table of rungs, and the helpers every launcher
+// Lesson 11: the launchers of rungs 1 to 4, the table of rungs, and the helpers every launcher
 // shares (the checks before a first launch, the tensor maps, the bound on every wait). Given code
 // that calls yours: calls-yours/pipeline_gemm.cu includes it, and the build compiles that file into
 // both the exercise and the solution library, each with its own pipeline_exercises.cuh. Include it
-// from one file only. Rung 6 (hopper_gemm) and the portable rung are in hopper_gemm.cu.
+// from one file only. Rungs 5 and 6 (hopper_gemm) and the portable rung are in hopper_gemm.cu.
 // Before its first launch a launcher checks your ring on the CPU model (ring_model.hpp) and your
 // expected byte count against the boxes it asks TMA for, so a protocol mistake is an error message,
 // not a hung GPU.
@@ -252,11 +252,10 @@ void launch_tma_wgmma(const char* name, int M, int N, int K, float alpha, const 
 //! [configs]
 using OneStage = TmaWgmmaConfig<128, 1>;
 using FourStages = TmaWgmmaConfig<128, 4>;
-// Rungs 3 to 5: the ring with two wgmma consumer warpgroups on 128 x 256 tiles; the producer keeps
-// 40 registers and the consumers get 232 (40 x 128 + 232 x 256 = 64512 of the SM's 65536).
+// Rungs 3 and 4: the ring with two wgmma consumer warpgroups on 128 x 256 tiles; the producer keeps
+// 40 registers and the consumers get 232 (40 x 128 + 232 x 256 = 64512 of the SM's 65536). Rungs 5
+// and 6 are in hopper_gemm.cu.
 using Specialized = RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kRegisters>;
-// The whole 64 KiB staging tile takes a stage's room: 3 stages.
-using StagedStore = RingConfig<WgmmaConsumer<128, 256>, 3, Epilogue::kStagedTile>;
 //! [configs]
 
 }  // namespace
@@ -298,14 +297,6 @@ Rung registers_gemm_rung(Rung r) {
   return describing<Specialized>(r);
 }
 }  // namespace detail
-
-//! [staged_store]
-void staged_store_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
-                       bf16* C) {
-  launch_ring_for_n<StagedStore, Specialized>("staged_store_gemm", TileSchedule{}, M, N, K, alpha,
-                                              A, B, beta, C);
-}
-//! [staged_store]
 
 namespace compiled {
 std::uint64_t make_smem_descriptor(std::uint32_t smem_address) {
@@ -357,9 +348,9 @@ const std::vector<Rung>& rungs() {
           rung(3, "specialized_gemm", "producer/consumer warpgroups, 128x256", &specialized_gemm)),
       describing<Specialized>(
           rung(4, "persistent_gemm", "persistent grid, tiles in bands", &persistent_gemm)),
-      describing<StagedStore, Specialized>(rung(5, "staged_store_gemm",
-                                                "epilogue through shared memory + TMA store",
-                                                &staged_store_gemm)),
+      detail::staged_store_gemm_rung(rung(5, "staged_store_gemm",
+                                          "epilogue through shared memory + TMA store",
+                                          &staged_store_gemm)),
       detail::hopper_gemm_rung(
           rung(6, "hopper_gemm", "4 stages, streamed stmatrix epilogue", &hopper_gemm)),
       detail::portable_gemm_rung(rung(7, "portable_gemm",

@@ -231,8 +231,7 @@ template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     ring_gemm_kernel(const __grid_constant__ CUtensorMap map_a,
                      const __grid_constant__ CUtensorMap map_b,
-                     const __grid_constant__ CUtensorMap map_c,
-                     GemmParams p) {
+                     const __grid_constant__ CUtensorMap map_c, GemmParams p) {
   constexpr int BM = Cfg::kBlockM, BN = Cfg::kBlockN;
   constexpr int CM = Cfg::kClusterM, CN = Cfg::kClusterN, CL = Cfg::kCluster;
   using Consumer = typename Cfg::Consumer;
@@ -343,13 +342,14 @@ struct StreamKWorkspace {
 /// The workspace for a launch (grown when a launch needs more), with a new epoch.
 StreamKWorkspace stream_k_workspace(int slots, int slot_floats, int flags);
 
-/// The table's entries of rung 6 and of the portable rung, with what their kernels ask of an SM:
-/// defined with them, in hopper_gemm.cu.
+/// The table's entries of rungs 5 and 6 and of the portable rung, with what their kernels ask of an
+/// SM: defined with them, in hopper_gemm.cu.
+Rung staged_store_gemm_rung(Rung r);
 Rung hopper_gemm_rung(Rung r);
 Rung portable_gemm_rung(Rung r);
 
 /// Rungs 3 and 4's kernel (wgmma, the epilogue from registers) walking the tiles as `schedule`
-/// says: the last rungs' fallback when N % 8 != 0, defined with rungs 3 to 5 in
+/// says: the last rungs' fallback when N % 8 != 0, defined with rungs 3 and 4 in
 /// pipeline_launchers.cuh; and what it asks of an SM.
 void registers_gemm(const char* name, TileSchedule schedule, int M, int N, int K, float alpha,
                     const bf16* A, const bf16* B, float beta, bf16* C);
