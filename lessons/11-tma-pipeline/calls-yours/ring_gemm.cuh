@@ -53,7 +53,10 @@ enum class Epilogue {
 /// \tparam CLUSTER_M, CLUSTER_N a cluster of two blocks on tiles adjacent along M (they share B:
 ///         each loads half of it and multicasts it to both) or along N (they share A)
 /// \tparam STAGGER clock cycles by which the second consumer warpgroup starts after the first
-/// \tparam PRODUCER_REGS, CONSUMER_REGS setmaxnreg's split of the SM's registers (wgmma only)
+/// \tparam PRODUCER_REGS, CONSUMER_REGS setmaxnreg's split of the SM's registers (wgmma only):
+///         40 x 128 + 232 x 256 = 64512 of 65536. ptxas compiles the whole kernel for the launch
+///         bound's 168 registers; the split moves them at run time, and the producer's loop must
+///         fit its share (with 24, the loop over the plan's work units spills)
 template <class CONSUMER, int STAGES, Epilogue EPILOGUE, bool STMATRIX = true, int CLUSTER_M = 1,
           int CLUSTER_N = 1, int STAGGER = 0, int PRODUCER_REGS = 40, int CONSUMER_REGS = 232>
 struct RingConfig {
@@ -156,6 +159,11 @@ __device__ inline void produce(Storage& st, const CUtensorMap* map_a, const CUte
 }
 //! [ring_producer]
 
+/// No hook: what consume() runs after issuing the last k-block's math, by default.
+struct NoHook {
+  __device__ void operator()() const {}
+};
+
 //! [ring_consumer]
 /// The consumers' k-loop over one work unit: k-blocks `it` .. `it` + k_blocks - 1 of the ring
 /// (`it` advances, counted exactly as the producer counts them). Each waits for its stage's full
@@ -164,10 +172,6 @@ __device__ inline void produce(Storage& st, const CUtensorMap* map_a, const CUte
 /// is issued and this one's has completed. Lane 0 of each consumer warp arrives on the stage's
 /// empty barrier of every block of the cluster, since every block's producer wrote into it.
 /// `after_issue` runs once the last k-block's math is issued, before it completes.
-struct NoHook {
-  __device__ void operator()() const {}
-};
-
 template <class Cfg, class Storage, class Accum, class AfterIssue = NoHook>
 __device__ inline void consume(Storage& st, Accum& acc, int& it, int k_blocks, int warp, int lane,
                                int rank, const ptx::WaitLimit& limit, AfterIssue after_issue = {}) {
@@ -201,7 +205,8 @@ __device__ inline void consume(Storage& st, Accum& acc, int& it, int k_blocks, i
 //! [staged_tile]
 /// The staged-tile epilogue (rung 5): each consumer warpgroup writes its 64 x BN half of the tile
 /// into staging boxes laid out as TMA's 128-byte swizzle expects, then its thread 0 stores them
-/// with TMA, which clips at C's edges. `consumer`: 0 or 1; `tid`: the thread in its warpgroup.
+/// with TMA, which clips at C's edges. `consumer`: 0 or 1; `warp`, `lane`: the thread's place in
+/// its warpgroup.
 template <class Cfg, class Storage, class Accum>
 __device__ inline void store_tile_staged(Storage& st, const Accum& acc, const GemmParams& p,
                                          const CUtensorMap* map_c, int row0, int col0, int consumer,
