@@ -1,15 +1,40 @@
 #include "common/check.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 namespace course {
 
+namespace {
+std::mutex notes_mutex;
+std::vector<FailureNote>& failure_notes() {
+  static std::vector<FailureNote> notes;
+  return notes;
+}
+}  // namespace
+
+void add_failure_note(FailureNote note) {
+  std::lock_guard<std::mutex> lock(notes_mutex);
+  auto& notes = failure_notes();
+  if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(note);
+}
+
 void throw_cuda_error(cudaError_t err, const char* call, const char* file, int line) {
-  throw CudaError(std::string(file) + ":" + std::to_string(line) + ": " + call +
+  std::string said;
+  {
+    std::lock_guard<std::mutex> lock(notes_mutex);
+    for (FailureNote note : failure_notes()) {
+      const std::string s = note();
+      if (!s.empty()) said += s + "\n";
+    }
+  }
+  throw CudaError(said + std::string(file) + ":" + std::to_string(line) + ": " + call +
                   " failed: " + cudaGetErrorString(err) + " (" + cudaGetErrorName(err) + ")");
 }
 

@@ -22,6 +22,14 @@ class CudaError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A function that may say what a failed kernel was doing, in one sentence, or "" (lesson 11's
+/// kernels leave a note in host memory before a wait that cannot end traps).
+using FailureNote = std::string (*)();
+
+/// Registers `note`: every CudaError for a failed CUDA runtime call starts with what the
+/// registered notes say (once each; registering the same function twice keeps one).
+void add_failure_note(FailureNote note);
+
 /// Throws CudaError for a failed CUDA runtime call. Used by CUDA_CHECK and CHECK_LAUNCH.
 [[noreturn]] void throw_cuda_error(cudaError_t err, const char* call, const char* file, int line);
 

@@ -28,6 +28,7 @@ struct GemmParams {
   float* partials = nullptr;       ///< one tile of FP32 sums per block of the grid
   std::uint32_t* flags = nullptr;  ///< per block: == epoch once its sums are stored
   std::uint32_t epoch = 0;         ///< this launch's flag value, new at every launch
+  ptx::WaitLimit limit;            ///< how long any wait may take, and where to say which expired
 };
 
 //! [accum_layout]
@@ -52,10 +53,10 @@ __device__ inline float scaled(float acc, const GemmParams& p, int row, int col)
 }
 
 /// Straight from registers to global memory: each thread stores its pairs of adjacent columns
-/// (4 bytes) where they exist. Any M and N.
-template <int N>
-__device__ void store_accumulators(const ptx::WgmmaAccum<N>& acc, const GemmParams& p, int row0,
-                                   int col0, int warp, int lane) {
+/// (4 bytes) where they exist. Any M and N. C is read only when beta != 0 (kReadC).
+template <int N, bool kReadC>
+__device__ void store_accumulators_impl(const ptx::WgmmaAccum<N>& acc, const GemmParams& p,
+                                        int row0, int col0, int warp, int lane) {
   // A pair can be stored as one bf16x2 when N is even: then every (row, even col) is 4-byte
   // aligned.
   const bool pairs = (p.N % 2) == 0;
@@ -63,7 +64,11 @@ __device__ void store_accumulators(const ptx::WgmmaAccum<N>& acc, const GemmPara
   for (int i = 0; i < N / 2; i += 2) {
     const int row = row0 + accum_row(i, warp, lane), col = col0 + accum_col(i, lane);
     if (row >= p.M || col >= p.N) continue;
-    const float v0 = scaled(acc.d[i], p, row, col), v1 = scaled(acc.d[i + 1], p, row, col + 1);
+    float v0 = p.alpha * acc.d[i], v1 = p.alpha * acc.d[i + 1];
+    if constexpr (kReadC) {
+      v0 = scaled(acc.d[i], p, row, col);
+      v1 = scaled(acc.d[i + 1], p, row, col + 1);
+    }
     __nv_bfloat16* out = p.C + static_cast<long>(row) * p.N + col;
     if (pairs) {
       *reinterpret_cast<__nv_bfloat162*>(out) = __floats2bfloat162_rn(v0, v1);
@@ -71,6 +76,16 @@ __device__ void store_accumulators(const ptx::WgmmaAccum<N>& acc, const GemmPara
       out[0] = __float2bfloat16(v0);
       if (col + 1 < p.N) out[1] = __float2bfloat16(v1);
     }
+  }
+}
+
+template <int N>
+__device__ void store_accumulators(const ptx::WgmmaAccum<N>& acc, const GemmParams& p, int row0,
+                                   int col0, int warp, int lane) {
+  if (p.beta == 0.0f) {
+    store_accumulators_impl<N, false>(acc, p, row0, col0, warp, lane);
+  } else {
+    store_accumulators_impl<N, true>(acc, p, row0, col0, warp, lane);
   }
 }
 

@@ -1,14 +1,21 @@
 // Lesson 11: the Hopper instructions the kernels use, one small inline-PTX wrapper each. They are
 // given code: the chapter explains each one, and the kernels read as a protocol between them.
 //
-// Everything here needs sm_90a (wgmma and setmaxnreg exist only on the "a" target). The lesson's
-// targets are always compiled for sm_90a; the launchers refuse other GPUs before launching.
+// TMA, mbarrier, stmatrix and the cluster instructions need compute capability 9.0 or newer (the
+// portable rung uses them on sm_90, sm_100 and sm_120 alike). wgmma and setmaxnreg exist only on
+// the sm_90a target: compiled for another one, their wrappers are a trap, which the launchers never
+// reach (they refuse such a GPU for the wgmma rungs before launching).
 #pragma once
 
 #include <cuda.h>  // CUtensorMap
 #include <cuda_bf16.h>
 
 #include <cstdint>
+
+// Defined where this translation unit is compiled for an architecture without wgmma.
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define LESSON11_NO_WGMMA 1
+#endif
 
 namespace lesson11::ptx {
 
@@ -93,15 +100,64 @@ __device__ inline bool mbarrier_test(std::uint64_t* bar, std::uint32_t parity) {
 }
 
 //! [mbarrier_wait]
-// Waits for the phase of parity `parity`. A protocol error (a wrong parity, too few arrivals, a
-// wrong expected byte count) would otherwise hang the GPU for good: after many seconds of waiting
-// this traps, so the launch fails with an error ("unspecified launch failure") instead, which the
-// launchers explain. A printf here would cost every kernel a stack frame, so it only traps.
+// ---- bounded waits: a wait that cannot end says which one it was, then traps -------------------
+// A protocol error (a wrong parity, too few arrivals, a wrong expected byte count, a flag never
+// raised) would otherwise hang the GPU for good. Every wait of the lesson gives up after
+// WaitLimit::ns nanoseconds of the GPU's global timer (a second unless COURSE_WAIT_LIMIT_S says
+// otherwise): the waiting thread writes what it waited for into host memory mapped for the GPU
+// (WaitReport), then traps. The launch fails ("unspecified launch failure") and the host's error
+// message reads the report (the launchers register it with course::add_failure_note).
+// No printf: a call to printf anywhere in a kernel makes ptxas serialize every wgmma of it.
+
+/// Which kind of wait expired.
+enum class Waiter : std::uint32_t { kFull = 1, kEmpty = 2, kFlag = 3 };
+
+/// What the thread whose wait expired leaves for the host, in two words written with one store:
+/// `where` = what | parity << 2 | stage << 3 | thread << 16, and the block. Nonzero once written
+/// (`what` is never 0).
+struct WaitReport {
+  std::uint32_t where, block;
+};
+
+/// How long a wait may take, and where to report one that takes longer.
+struct WaitLimit {
+  WaitReport* report = nullptr;   ///< mapped host memory; null: trap without a report
+  std::uint32_t ns = 1000000000;  ///< nanoseconds of %globaltimer, at most 4e9
+};
+
+// The low 32 bits of the GPU's global nanosecond timer: differences are right up to 4.29 s.
+__device__ inline std::uint32_t global_timer_ns() {
+  std::uint32_t t;
+  asm volatile("mov.u32 %0, %%globaltimer_lo;" : "=r"(t));
+  return t;
+}
+
+// The end of an expired wait: the report through the system-scope fence (the host reads it after
+// the launch failed), then the trap. Many threads may write it at once: each report is true.
+__device__ inline void wait_expired(const WaitLimit& limit, Waiter what, std::uint32_t stage,
+                                    std::uint32_t parity) {
+  if (limit.report != nullptr) {
+    const std::uint32_t where = static_cast<std::uint32_t>(what) | (parity & 1u) << 2 |
+                                (stage & 0x1FFFu) << 3 | threadIdx.x << 16;
+    const std::uint32_t block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    asm volatile("st.volatile.global.v2.u32 [%0], {%1, %2};" ::"l"(limit.report), "r"(where),
+                 "r"(block)
+                 : "memory");
+    __threadfence_system();
+  }
+  __trap();
+}
+
+// Waits for the phase of parity `parity` of the barrier of stage `stage` (`what`: its full or its
+// empty barrier). The first test is the whole cost when the phase is already complete; the clock is
+// read only while waiting.
 template <Wait kMode = Wait::kTryWait>
-__device__ inline void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity) {
-  // 2^28 tries is many seconds whether or not try_wait suspends: far beyond any real wait.
-  for (std::uint32_t tries = 0; !mbarrier_test<kMode>(bar, parity); ++tries) {
-    if (tries == (1u << 28)) __trap();
+__device__ inline void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity,
+                                     const WaitLimit& limit, Waiter what, int stage) {
+  if (mbarrier_test<kMode>(bar, parity)) return;
+  const std::uint32_t start = global_timer_ns();
+  while (!mbarrier_test<kMode>(bar, parity)) {
+    if (global_timer_ns() - start > limit.ns) wait_expired(limit, what, stage, parity);
   }
 }
 //! [mbarrier_wait]
@@ -252,11 +308,14 @@ __device__ inline std::uint32_t ld_acquire_gpu(const std::uint32_t* flag) {
   return value;
 }
 
-// Waits until `*flag == value`. Like mbarrier_wait, it traps after 2^28 tries (each an L2 round
-// trip, seconds in all) rather than hang the GPU should the flag never come.
-__device__ inline void wait_flag(const std::uint32_t* flag, std::uint32_t value) {
-  for (std::uint32_t tries = 0; ld_acquire_gpu(flag) != value; ++tries) {
-    if (tries == (1u << 28)) __trap();
+// Waits until `*flag == value`, as long as `limit` allows (a flag of stream-K's block `slot`):
+// like mbarrier_wait, it then reports and traps rather than hang the GPU.
+__device__ inline void wait_flag(const std::uint32_t* flag, std::uint32_t value,
+                                 const WaitLimit& limit, int slot) {
+  if (ld_acquire_gpu(flag) == value) return;
+  const std::uint32_t start = global_timer_ns();
+  while (ld_acquire_gpu(flag) != value) {
+    if (global_timer_ns() - start > limit.ns) wait_expired(limit, Waiter::kFlag, slot, value);
   }
 }
 //! [gpu_flags]
@@ -266,11 +325,19 @@ __device__ inline void wait_flag(const std::uint32_t* flag, std::uint32_t value)
 // registers back to the SM's pool and the consumers take them.
 template <int kRegs>
 __device__ inline void setmaxnreg_dec() {
+#ifdef LESSON11_NO_WGMMA
+  __trap();
+#else
   asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(kRegs));
+#endif
 }
 template <int kRegs>
 __device__ inline void setmaxnreg_inc() {
+#ifdef LESSON11_NO_WGMMA
+  __trap();
+#else
   asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(kRegs));
+#endif
 }
 //! [setmaxnreg]
 
@@ -278,16 +345,28 @@ __device__ inline void setmaxnreg_inc() {
 //! [wgmma_sync]
 // Before the first wgmma that uses accumulator registers written by ordinary instructions.
 __device__ inline void wgmma_fence() {
+#ifdef LESSON11_NO_WGMMA
+  __trap();
+#else
   asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#endif
 }
 // Closes the group of wgmmas issued so far.
 __device__ inline void wgmma_commit() {
+#ifdef LESSON11_NO_WGMMA
+  __trap();
+#else
   asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+#endif
 }
 // Waits until at most kPending committed groups are still running.
 template <int kPending>
 __device__ inline void wgmma_wait() {
+#ifdef LESSON11_NO_WGMMA
+  __trap();
+#else
   asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(kPending) : "memory");
+#endif
 }
 //! [wgmma_sync]
 
@@ -312,6 +391,10 @@ __device__ void wgmma_m64k16(WgmmaAccum<N>& acc, std::uint64_t desc_a, std::uint
 template <>
 __device__ inline void wgmma_m64k16<128>(WgmmaAccum<128>& acc, std::uint64_t desc_a,
                                          std::uint64_t desc_b, int scale_d) {
+#ifdef LESSON11_NO_WGMMA
+  (void)acc, (void)desc_a, (void)desc_b, (void)scale_d;
+  __trap();
+#else
   asm volatile(
       "{\n"
       ".reg .pred p;\n"
@@ -327,12 +410,17 @@ __device__ inline void wgmma_m64k16<128>(WgmmaAccum<128>& acc, std::uint64_t des
         LESSON11_WGMMA_REGS_8(24), LESSON11_WGMMA_REGS_8(32), LESSON11_WGMMA_REGS_8(40),
         LESSON11_WGMMA_REGS_8(48), LESSON11_WGMMA_REGS_8(56)
       : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#endif
 }
 //! [wgmma_n128]
 
 template <>
 __device__ inline void wgmma_m64k16<256>(WgmmaAccum<256>& acc, std::uint64_t desc_a,
                                          std::uint64_t desc_b, int scale_d) {
+#ifdef LESSON11_NO_WGMMA
+  (void)acc, (void)desc_a, (void)desc_b, (void)scale_d;
+  __trap();
+#else
   asm volatile(
       "{\n"
       ".reg .pred p;\n"
@@ -356,6 +444,7 @@ __device__ inline void wgmma_m64k16<256>(WgmmaAccum<256>& acc, std::uint64_t des
         LESSON11_WGMMA_REGS_8(96), LESSON11_WGMMA_REGS_8(104), LESSON11_WGMMA_REGS_8(112),
         LESSON11_WGMMA_REGS_8(120)
       : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#endif
 }
 
 #undef LESSON11_WGMMA_REGS_8

@@ -88,6 +88,8 @@ struct TileSchedule {
   int stream_k = 0;
   /// With stream-K: the last full wave is split along with the partial one (stream_k_plan).
   bool stream_k_full_wave = true;
+  /// A persistent grid (as many blocks as are resident at once), or one block per tile.
+  bool persistent = true;
 };
 
 /// Tile number `t` of the grid in the order `order` (bands of `group` tile rows for kGrouped).

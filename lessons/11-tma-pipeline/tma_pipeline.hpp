@@ -1,8 +1,9 @@
-// Lesson 11: the Hopper GEMMs of the TMA pipeline, rung by rung, in the course's bf16 layout:
+// Lesson 11: the GEMMs of the TMA pipeline, rung by rung, in the course's bf16 layout:
 // A M x K, B N x K (K-major), C M x N, all row-major bf16, FP32 accumulation,
 // C = alpha * A * B^T + beta * C. Any M, N >= 1; K a multiple of 8 (TMA's row stride is a
-// multiple of 16 bytes); A, B, C 16-byte aligned. They need compute capability 9.0 (sm_90a:
-// TMA, wgmma, setmaxnreg) and say so elsewhere.
+// multiple of 16 bytes); A, B, C 16-byte aligned. Rungs 1 to 6 need compute capability 9.0
+// (sm_90a: wgmma, setmaxnreg), the portable rung any GPU with TMA (9.0 and newer); a launcher says
+// so on another GPU.
 #pragma once
 
 #include "ring_model.hpp"
@@ -27,18 +28,16 @@ using course::bf16;
 /// function.
 using Bf16Launcher = course::GemmLauncher<course::Bf16>;
 
-/// One rung of the ladder, or one variant of the last rungs: an entry of the lesson's table of
-/// variants (common/variants.hpp): its name in tables, what it adds in a few words (`what`), its
-/// launcher (`run`), its rung (`step`: 1 to 6; 0 for a variant) and whether `--sweep` measures it
-/// (`swept`: the variants). Its launcher chooses among compiled configurations (by N % 8, say), so
-/// `kernel` is left null.
+/// One rung of the ladder, or one variant of the lab (lab/lab.hpp): an entry of the lesson's table
+/// of variants (common/variants.hpp): its name in tables, what it adds in a few words (`what`), its
+/// launcher (`run`), its rung (`step`: 1 to 6; 0 for a variant of the lab) and whether `--sweep`
+/// measures it (`swept`: the lab's). Its launcher chooses among compiled configurations (by N % 8,
+/// say), so `kernel` is left null.
 using Rung = course::Variant<course::Bf16>;
 
-/// The ladder of the chapter, in order; the last rung is hopper_gemm.
+/// The ladder of the chapter, in order: rungs 1 to 6 (wgmma, compute capability 9.0; rung 6,
+/// hopper_gemm, the headline), then the portable rung (any GPU with TMA).
 const std::vector<Rung>& rungs();
-
-/// Variants of the last rungs the chapter compares them with (`make lesson-11 ARGS=--sweep`).
-const std::vector<Rung>& variants();
 
 /// Rung 1: TMA + wgmma, 64 x 128 tiles, one stage: load, wait, multiply, repeat.
 void tma_wgmma_1stage_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B,
@@ -58,54 +57,27 @@ void persistent_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16
 /// for the whole 64 KiB staging tile) when N % 8 == 0, and from registers otherwise.
 void staged_store_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                        bf16* C);
-/// The lesson's headline, rung 6: the cooperative kernel (cooperative_gemm, bands of 16 tile rows):
-/// the epilogue streamed per warp through two 8 KiB staging boxes per consumer, written with
+/// The lesson's headline, rung 6: the ring with two wgmma consumers sharing 128 x 256 tiles, in
+/// bands of 16 tile rows: the epilogue streamed per warp through two 8 KiB staging boxes per
+/// consumer, written with
 /// stmatrix, so the ring keeps 4 stages; from registers when N % 8 != 0. Stream-K for the last wave
-/// (stream_k.hpp) is a variant: it measured slower.
+/// (stream_k.hpp) is a variant of the lab: it measured slower.
 void hopper_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                  bf16* C);
-/// A variant measured against rung 5: clusters of two blocks on vertically adjacent tiles, which
-/// share their B tile (each block loads half of it and TMA multicasts it to both).
-void clustered_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
-                    bf16* C);
-
-// ---- the variants of the headline ---------------------------------------------------------------
-// Persistent kernels whose epilogue streams each tile to C through two 8 KiB staging boxes per
-// consumer warpgroup, which leaves room for a deeper ring; each walks its tiles in the order
-// `schedule` says (a run-time choice), and the cooperative ones split the last wave along K when
-// it says so (TileSchedule::stream_k). Each takes the register epilogue when N % 8 != 0.
-// variants() lists the combinations `--sweep` measures; hopper_gemm can call any of them.
-
-/// 128 x 256 tiles shared by two consumers (cooperative), 4 stages, staging written with st.shared.
-void cooperative_st_shared_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
-                                const bf16* A, const bf16* B, float beta, bf16* C);
-/// The same, staging written with stmatrix.
-void cooperative_gemm(TileSchedule schedule, int M, int N, int K, float alpha, const bf16* A,
-                      const bf16* B, float beta, bf16* C);
-/// cooperative_gemm with the second consumer starting 1200 clock cycles after the first, so that
-/// the two reach their epilogues at different times.
-void cooperative_staggered_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
-                                const bf16* A, const bf16* B, float beta, bf16* C);
-/// cooperative_gemm on clusters of two tiles adjacent along M, which share B by TMA multicast.
-void cooperative_multicast_b_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
-                                  const bf16* A, const bf16* B, float beta, bf16* C);
-/// 256 x 128 tiles (each consumer 128 x 128 as two m64n128 wgmma results), 4 stages, stmatrix.
-void cooperative_256x128_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
-                              const bf16* A, const bf16* B, float beta, bf16* C);
-/// cooperative_256x128_gemm on clusters of two tiles adjacent along N, which share A.
-void cooperative_256x128_multicast_a_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
-                                          const bf16* A, const bf16* B, float beta, bf16* C);
-/// cooperative_256x128_gemm on clusters of two tiles adjacent along M, which share B.
-void cooperative_256x128_multicast_b_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
-                                          const bf16* A, const bf16* B, float beta, bf16* C);
-/// Ping-pong: each consumer owns whole 128 x 128 tiles, the two take turns at the tensor cores so
-/// that one's epilogue overlaps the other's K loop; 6 stages, stmatrix; whole tiles only.
-void pingpong_gemm(TileSchedule schedule, int M, int N, int K, float alpha, const bf16* A,
-                   const bf16* B, float beta, bf16* C);
+/// The portable rung: the same ring with eight mma.sync consumer warps that read the swizzled
+/// tiles with ldmatrix (128 x 128 tiles, 3 stages, 97 KiB of shared memory, the epilogue from
+/// registers). It needs TMA alone, so it runs on every GPU of compute capability 9.0 or newer
+/// (H100, H200, B200, RTX 50 series), where it is the lesson's headline when wgmma is not there.
+void portable_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
+                   bf16* C);
 
 /// Empty when the GPU `info` describes (probe_device(), current_device_info()) can run the
-/// lesson's kernels (compute capability 9.0), otherwise why not, in one line.
+/// lesson's wgmma rungs (compute capability 9.0), otherwise why not, in one line.
 std::string hopper_support_error(const course::DeviceInfo& info);
+
+/// Empty when the GPU `info` describes can run the lesson at all (TMA: compute capability 9.0 or
+/// newer, where the portable rung runs), otherwise why not, in one line.
+std::string tma_support_error(const course::DeviceInfo& info);
 
 /// Your functions of pipeline_exercises.cuh as the lesson's library compiled them, for the grader
 /// (which is compiled once and linked against the exercise or the solution library).

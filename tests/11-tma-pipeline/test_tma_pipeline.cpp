@@ -5,14 +5,16 @@
 //       the mbarrier rules, played on the CPU model with many interleavings, and the model itself
 //       catching the classic mistakes; the bytes a stage announces; the empty barrier's count.
 //       They never touch the CUDA runtime.
-// [gpu] tests (compute capability 9.0): every rung of the ladder and every variant on the design's
-//       shape grid (K a multiple of 8), problems ragged along one dimension at a time, both
-//       epilogues, K not a multiple of the 64-wide k-block, and the precondition messages. Given
-//       code that runs on the CPU is checked there too, before the kernels that use it: every tile
-//       order visits every tile of many grids exactly once, the stream-K schedule computes every
-//       k-block of every tile exactly once with even shares and at most three pieces a tile, and
-//       stmatrix's lanes address the rows the staging layout wants. (It is given code: a [cpu] test
-//       of it alone would pass for an untouched exercise, which must read "not started".)
+// [gpu] tests (compute capability 9.0 or newer): every rung this GPU runs (all of them on Hopper,
+//       the portable rung elsewhere) on the design's shape grid (K a multiple of 8), up to the
+//       first failure, problems ragged along one dimension at a time, both epilogues, K not a
+//       multiple of the 64-wide k-block, and the precondition messages.
+//       Given code that runs on the CPU is checked there too, before the kernels that use it: every
+//       tile order visits every tile of many grids exactly once, the stream-K schedule computes
+//       every k-block of every tile exactly once with even shares and at most three pieces a tile,
+//       and stmatrix's lanes address the rows the staging layout wants. (It is given code: a [cpu]
+//       test of it alone would pass for an untouched exercise, which must read "not started".)
+#include "cases.hpp"
 #include "catch_compat.hpp"
 #include "test_helpers.hpp"
 
@@ -40,7 +42,8 @@ std::uint64_t field(std::uint64_t desc, int first_bit, int bits) {
 
 }  // namespace
 
-TEST_CASE("make_smem_descriptor: each field where the PTX ISA puts it", "[cpu][task_1]") {
+TEST_CASE("make_smem_descriptor (wgmma's, rungs 1 to 6): each field where the PTX ISA puts it",
+          "[cpu][task_1]") {
   for (std::uint32_t address : {0u, 1024u, 0x4000u, 0x1A420u, 0x37FE0u}) {
     const std::uint64_t d = lesson11::compiled::make_smem_descriptor(address);
     INFO("shared address 0x" << std::hex << address << ", descriptor 0x" << d);
@@ -142,12 +145,6 @@ TEST_CASE("stage_tx_bytes and empty_barrier_arrivals", "[cpu][task_2]") {
 }
 
 namespace {
-// The ladder and the variants the chapter measures: all of them ship, all of them are checked.
-std::vector<lesson11::Rung> all_kernels() {
-  std::vector<lesson11::Rung> all = lesson11::rungs();
-  for (const lesson11::Rung& r : lesson11::variants()) all.push_back(r);
-  return all;
-}
 
 // "" when `order` visits each tile of a tiles_m x tiles_n grid exactly once, else the first fault.
 std::string tile_order_fault(lesson11::TileOrder order, int group, int tiles_m, int tiles_n) {
@@ -355,51 +352,21 @@ void check_given_orders_and_layouts() {
 
 TEST_CASE("every rung on the shape grid", "[gpu][task_2]") {
   check_given_orders_and_layouts();
-  for (const lesson11::Rung& r : all_kernels()) {
-    course_test::check_on_shapes(r.run, r.name, course::shape_grid<course::Bf16>());
-  }
+  check_until_first_failure(lesson11::rungs(), grid_cases());
 }
 
 TEST_CASE("every rung on problems ragged in one dimension at a time", "[gpu][task_2]") {
-  const std::vector<course_test::EdgeCase> cases = {
-      {{129, 256, 128, 1.0f, 0.0f}, "M one row past a 128-row tile: the zero-filled rows of A"},
-      {{128, 257, 128, 1.0f, 0.0f}, "N one column past a tile, odd N: the register epilogue"},
-      {{128, 264, 128, 1.0f, 0.0f}, "N past a tile, N % 8 == 0: the TMA store clips it"},
-      {{128, 256, 72, 1.0f, 0.0f}, "K one 8-wide piece past a k-block: TMA zero-fills the rest"},
-      {{256, 512, 8, 1.0f, 0.0f}, "K = 8: a single, mostly empty, k-block"},
-      {{300, 520, 1000, 0.5f, 1.5f}, "beta != 0: C is read back in the epilogue"},
-      {{1000, 1000, 1024, 1.0f, 0.0f}, "the sanitizer's ragged size"},
-      {{2048, 2048, 4096, 1.0f, 0.0f}, "more tiles than SMs: several tiles per persistent block"},
-  };
-  for (const lesson11::Rung& r : all_kernels()) {
-    course_test::check_on_cases(r.run, r.name, cases);
-  }
+  check_until_first_failure(lesson11::rungs(), ragged_cases());
 }
 
-TEST_CASE("every rung on problems whose tiles stream-K splits along K", "[gpu][task_2]") {
-  // On 132 SMs (an H100 SXM), with 128 x 256 tiles; other SM counts split them differently, and
-  // the variants that split whenever it helps at all ("stream-K always") split most of them.
-  const std::vector<course_test::EdgeCase> cases = {
-      {{512, 4096, 4096, 1.0f, 0.0f}, "64 tiles on 128 blocks: every tile in two halves of K"},
-      {{2048, 2048, 8192, 1.0f, 0.0f}, "128 tiles, fewer than SMs, long K: split by 'always'"},
-      {{3712, 2048, 2048, 0.5f, 1.5f},
-       "232 tiles, 1.76 waves: all split in two, or ('partial wave only') the last 100 in up "
-       "to three pieces; beta applied once"},
-      {{4480, 1024, 192, 1.0f, 0.0f},
-       "140 tiles of 3 k-blocks, K small: split by 'always' into ranges of 3 or 4 k-blocks"},
-      {{512, 1024, 1024, 1.0f, 0.0f},
-       "16 tiles on 32 blocks, each in two halves of K; small enough to check every row"},
-      {{500, 1001, 1024, -1.0f, 0.5f},
-       "the same with the register epilogue (N odd) and beta != 0, every row checked"},
-  };
-  for (const lesson11::Rung& r : all_kernels()) {
-    course_test::check_on_cases(r.run, r.name, cases);
-  }
+TEST_CASE("every rung on the problems stream-K splits along K", "[gpu][task_2]") {
+  check_until_first_failure(lesson11::rungs(), stream_k_cases());
 }
 
 TEST_CASE("the launchers check K, the sizes and alignment before launching", "[gpu][task_2]") {
   course::DeviceBuffer<course::bf16> A(64 * 64), B(64 * 64), C(64 * 64);
-  for (const lesson11::Rung& r : all_kernels()) {
+  for (const lesson11::Rung& r : lesson11::rungs()) {
+    if (!course::fits_current_device(r)) continue;  // a wgmma rung on a GPU without wgmma
     INFO(r.name);
     // The valid neighbour of the refused problems runs and is right: refusing is not all a
     // launcher does (and a stub fails here, as everywhere, with NOT IMPLEMENTED).

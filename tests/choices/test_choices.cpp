@@ -14,6 +14,7 @@
 #include "lessons/09-swizzling/swizzled_sgemm.hpp"
 #include "lessons/10-tensor-cores/mma_sync_gemm.hpp"
 #include "lessons/10-tensor-cores/wmma_gemm.hpp"
+#include "lessons/11-tma-pipeline/lab/lab.hpp"
 #include "lessons/11-tma-pipeline/tma_pipeline.hpp"
 
 #include "common/device.hpp"
@@ -216,19 +217,31 @@ TEST_CASE("lesson 10: wmma_gemm fits from compute capability 8.0 on", "[cpu][cho
   }
 }
 
-TEST_CASE("lesson 11: every rung fits an H100 and an H200, and needs 9.0 elsewhere",
-          "[cpu][choices]") {
-  std::vector<course::VariantInfo> all(lesson11::rungs().begin(), lesson11::rungs().end());
-  all.insert(all.end(), lesson11::variants().begin(), lesson11::variants().end());
+TEST_CASE(
+    "lesson 11: the wgmma rungs fit an H100 and an H200, the portable rung every GPU with TMA",
+    "[cpu][choices]") {
+  std::vector<course::VariantInfo> wgmma, portable;
+  for (const lesson11::Rung& r : lesson11::rungs()) {
+    (r.run == &lesson11::portable_gemm ? portable : wgmma).push_back(r);
+  }
+  wgmma.insert(wgmma.end(), lesson11::lab::variants().begin(), lesson11::lab::variants().end());
+  REQUIRE(portable.size() == 1);
   for (const course::ReferenceGpu& g : course::reference_gpus()) {
-    for (const course::VariantInfo& v : all) {
+    for (const course::VariantInfo& v : wgmma) {
       const course::Fit f = course::fits(v, g.limits);
       INFO(g.label << ": " << v.name << ": " << f.why);
       CHECK(f.ok == is_hopper(g));
       if (!f) CHECK(f.why.rfind("needs compute capability 9.0 (", 0) == 0);
     }
+    // TMA from 9.0 on: the RTX 5070 Ti (12.0, 99 KiB of shared memory per block) too, not the
+    // RTX 4090 (8.9) nor older GPUs.
+    const course::Fit f = course::fits(portable.front(), g.limits);
+    INFO(g.label << ": portable_gemm: " << f.why);
+    CHECK(f.ok == (g.limits.cc() >= 90));
+    if (!f) CHECK(f.why.rfind("needs compute capability 9.0 (TMA", 0) == 0);
   }
-  // The rungs are described (threads, shared memory), so on Hopper they fit for good reason.
+  CHECK(course::fits(portable.front(), course::reference_gpu("RTX 5070 Ti").limits).ok);
+  // The rungs are described (threads, shared memory), so where they fit they fit for good reason.
   for (const lesson11::Rung& r : lesson11::rungs()) {
     INFO(r.name);
     CHECK(r.threads > 0);

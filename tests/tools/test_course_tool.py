@@ -1300,6 +1300,16 @@ class Watch(Base):
         self.assertFalse(out.startswith("building"), out)
         self.assertIn("NOT STARTED", out)
 
+    def test_a_save_that_compiles_two_files_says_so_too(self):
+        # A save of a lesson whose given code calls yours: two CUDA files, about 5 s on 2 cores.
+        write(self.c.root / "build" / "CMakeCache.txt", "")
+        write(self.c.root / "fakebin" / "make",
+              "#!/bin/sh\nfor i in 1 2; do echo \"nvcc -c k$i.cu -o k$i.cu.o\"; done\n", 0o755)
+        rc, out, _ = self.c.run("watch", "1", "--once", "--jobs", "2")
+        self.assertEqual(rc, 1, out)
+        self.assertTrue(out.startswith("building lesson 01 (your exercise): 2 files to compile, "
+                                       "about 5 seconds on 2 cores..."), out)
+
     def start(self, *args, ignore_sigint=False):
         e = {**os.environ, "NO_COLOR": "1"}
         e.pop("FAKE_GPU", None)

@@ -4,13 +4,13 @@
 // cores do not stop for epilogues. The producer loads the tiles' k-blocks in the order the
 // consumers take them, which is simply the block's tiles one after the other.
 //
-// Given code: the ring's parities, the expected bytes, the empty barrier's arrival count and the
-// descriptors come from pipeline_exercises.cuh (yours).
+// A kernel of the lab (lab.hpp): its own consumer loop around the ring of ring_gemm.cuh (init_ring,
+// produce, consume), built with the reference solution's pipeline_exercises.cuh.
 #pragma once
 
-#include "consumer_tile.cuh"
 #include "hopper_ptx.cuh"
 #include "pipeline_exercises.cuh"
+#include "ring_gemm.cuh"
 #include "tile_order.hpp"
 
 #include <cuda.h>
@@ -18,27 +18,40 @@
 namespace lesson11 {
 
 //! [pingpong_config]
-/// The ring and the epilogue of the ping-pong kernel: 128 x 128 tiles, one per consumer at a time,
-/// and a stage holds one tile's k-block (32 KiB), so the ring has room for more stages.
+/// The ping-pong kernel's consumers: two wgmma warpgroups, each owning whole 128 x 128 tiles (two
+/// m64n128 results stacked, 128 accumulators per thread), which they take in turn.
+struct PingPongConsumer : WgmmaConsumer<128, 256> {
+  static constexpr int kBlockM = 128, kBlockN = 128;
+  static constexpr int kConsumerRows = 128, kParts = 2;
+  using Accum = TileAccum<128, 2>;
+  __device__ static void zero(Accum& acc) {
+#pragma unroll
+    for (int h = 0; h < kParts; ++h) {
+#pragma unroll
+      for (int i = 0; i < 64; ++i) acc.part[h].d[i] = 0.0f;
+    }
+  }
+  __device__ static void k_block(Accum& acc, std::uint32_t a, std::uint32_t b, int, int) {
+    mma_k_block(acc, a, b);  // the whole tile: no offset into A
+  }
+  __device__ static void store_registers(const Accum& acc, const GemmParams& p, int row0, int col0,
+                                         int cwarp, int lane) {
+    store_tile_registers(acc, p, row0, col0, cwarp % 4, lane);
+  }
+};
+
+/// The ring and the epilogue of the ping-pong kernel: a stage holds one tile's k-block (32 KiB), so
+/// the ring has room for more stages.
 /// \tparam STAGES shared-memory stages in the ring
 /// \tparam TMA_STORE epilogue streamed through two staging boxes per consumer and TMA stores (needs
 ///         N % 8 == 0); else from registers
 /// \tparam STMATRIX the staging boxes written with stmatrix (else st.shared)
 template <int STAGES, bool TMA_STORE, bool STMATRIX>
-struct PingPongConfig {
-  static constexpr int kBlockM = 128, kBlockN = 128, kBlockK = 64, kStages = STAGES;
-  static constexpr int kConsumers = 2, kThreads = 128 * (1 + kConsumers);
-  static constexpr int kParts = 2;  // m64n128 results per consumer tile
-  static constexpr bool kTmaStore = TMA_STORE, kStmatrix = STMATRIX;
-  static constexpr int kClusterM = 1, kClusterN = 1, kCluster = 1;
-  static constexpr ptx::Wait kWait = ptx::Wait::kTryWait;
+struct PingPongConfig
+    : RingConfig<PingPongConsumer, STAGES, TMA_STORE ? Epilogue::kStreamed : Epilogue::kRegisters,
+                 STMATRIX> {
   // Each k-block is read by one consumer warpgroup: its four warps release the stage.
   static constexpr int kReleasingWarps = 4;
-  using Storage = RingStorage<kBlockM, kBlockN, STAGES, TMA_STORE ? 2 * kConsumers : 0>;
-  static constexpr int kSmemBytes = dynamic_smem_bytes<Storage>();
-  static constexpr int kProducerRegs = 40, kConsumerRegs = 232;
-  static constexpr bool kStreamK = false;  // whole tiles, round robin
-  static_assert(kSmemBytes <= kMaxDynamicSmem, "the ring and the staging boxes exceed 227 KiB");
 };
 //! [pingpong_config]
 
@@ -69,62 +82,37 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     pingpong_gemm_kernel(const __grid_constant__ CUtensorMap map_a,
                          const __grid_constant__ CUtensorMap map_b,
                          const __grid_constant__ CUtensorMap map_c, GemmParams p) {
-  constexpr int S = Cfg::kStages, BM = Cfg::kBlockM, BN = Cfg::kBlockN, BK = Cfg::kBlockK;
+  constexpr int BM = Cfg::kBlockM, BN = Cfg::kBlockN;
   extern __shared__ unsigned char smem_raw[];
   auto& st = ring_storage<typename Cfg::Storage>(smem_raw);
 
-  const int k_blocks = (p.K + BK - 1) / BK;
-  const int warpgroup = threadIdx.x / 128;
-  const int tiles = p.tiles_m * p.tiles_n;
-  // The block's tiles, numbered i = 0, 1, 2, ...: tile first + i * step of the grid.
-  const int first = blockIdx.x, step = gridDim.x;
-  auto tile_of = [&](int i) {
-    return tile_at(first + i * step, p.tiles_m, p.tiles_n, p.order, p.group);
-  };
-  auto has_tile = [&](int i) { return first + i * step < tiles; };
+  const int k_blocks = p.sk.k_blocks;
+  auto tile_of = [&](int t) { return tile_at(t, p.tiles_m, p.tiles_n, p.order, p.group); };
+  // The block's tiles, numbered i = 0, 1, 2, ...: its work units (whole tiles, round robin).
+  auto has_tile = [&](int i) { return work_unit(p.sk, blockIdx.x, i).tile >= 0; };
 
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < S; ++s) {
-      ptx::mbarrier_init(&st.full[s], 1);
-      ptx::mbarrier_init(&st.empty[s], p.empty_arrivals);
-    }
-    ptx::fence_barrier_init();
-  }
-  __syncthreads();
+  init_ring<1>(st, Cfg::kStages, p.empty_arrivals);
 
-  if (warpgroup == 0) {
+  if (threadIdx.x < Cfg::kProducerThreads) {
     //! [pingpong_producer]
     // The producer: the block's tiles in order, each one's k-blocks in order, whichever consumer
     // will take it.
     ptx::setmaxnreg_dec<Cfg::kProducerRegs>();
-    if (threadIdx.x == 0) {
-      ptx::prefetch_tensor_map(&map_a);
-      ptx::prefetch_tensor_map(&map_b);
-      int it = 0;
-      for (int i = 0; has_tile(i); ++i) {
-        const TileCoord tile = tile_of(i);
-        for (int kb = 0; kb < k_blocks; ++kb, ++it) {
-          const RingSlot slot = producer_slot(it, S);
-          ptx::mbarrier_wait(&st.empty[slot.stage], slot.parity);
-          ptx::mbarrier_arrive_expect_tx(&st.full[slot.stage], p.stage_bytes);
-          ptx::tma_load_2d(st.a[slot.stage], &map_a, &st.full[slot.stage], kb * BK, tile.m * BM);
-          ptx::tma_load_2d(st.b[slot.stage], &map_b, &st.full[slot.stage], kb * BK, tile.n * BN);
-        }
-      }
-    }
+    if (threadIdx.x == 0) produce<Cfg>(st, &map_a, &map_b, p, blockIdx.x, 0, tile_of);
     //! [pingpong_producer]
   } else {
     //! [pingpong_consumer]
     ptx::setmaxnreg_inc<Cfg::kConsumerRegs>();
-    const int consumer = warpgroup - 1, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+    const int cwarp = threadIdx.x / 32 - 4, lane = threadIdx.x % 32;
+    const int consumer = cwarp / 4, warp = cwarp % 4;
     SliceRound round;
     // Consumer c takes the block's tiles c, c + 2, c + 4, ...
     for (int i = consumer; has_tile(i); i += 2) {
-      const TileCoord tile = tile_of(i);
-      TileAccum<BN, Cfg::kParts> acc;
+      const TileCoord tile = tile_of(work_unit(p.sk, blockIdx.x, i).tile);
+      typename Cfg::Consumer::Accum acc;
       int it = i * k_blocks;  // the ring's count of tile i's first k-block
       if (i > 0) wait_for_turn(consumer);
-      consume_tile<1, Cfg::kWait>(st, acc, it, k_blocks, 0, S, lane, 0, [&] {
+      consume<Cfg>(st, acc, it, k_blocks, cwarp, lane, 0, p.limit, [&] {
         if (has_tile(i + 1)) pass_turn(consumer);  // the other consumer's next tile may start
       });
       // The epilogue runs while the other consumer's K loop keeps the tensor cores busy.

@@ -1,13 +1,21 @@
-// Lesson 11: what the persistent kernels with a streamed epilogue (cooperative_gemm.cuh and
-// pingpong_gemm.cuh) have in common: a consumer warpgroup's accumulators and its wgmmas on one
-// k-block; the release of a stage; and the epilogue that streams a tile to C through two small
-// staging boxes per consumer. Their shared memory is a RingStorage (ring_storage.cuh). Given code.
+// Lesson 11: the consumers of the ring (ring_gemm.cuh), its two kinds of math, and what the
+// consumers of the wgmma kernels do with their accumulators: the hand-over of a split tile's sums
+// (stream-K) and the epilogue that streams a tile to C through two small staging boxes per
+// consumer.
+//   - WgmmaConsumer (sm_90a): two consumer warpgroups, each multiplying its half of the tile with
+//     asynchronous wgmmas that read A and B straight from the swizzled stages;
+//   - MmaSyncConsumer (any GPU with TMA: sm_90, sm_100, sm_120): eight consumer warps, each
+//     loading its fragments from the swizzled stages with ldmatrix and multiplying them with
+//     mma.sync m16n8k16, as in lesson 10.
+// Given code: the descriptors come from pipeline_exercises.cuh (yours).
 #pragma once
 
 #include "epilogue.cuh"
 #include "hopper_ptx.cuh"
 #include "pipeline_exercises.cuh"
 #include "ring_storage.cuh"
+
+#include "lessons/10-tensor-cores/ptx.cuh"  // ldmatrix_x4, mma_m16n8k16_bf16
 
 #include <cuda.h>
 #include <cuda_bf16.h>
@@ -61,37 +69,133 @@ __device__ inline void release_stage(std::uint64_t* empty, int lane, int rank) {
   }
 }
 
-//! [consume_tile]
-/// A consumer warpgroup's K loop over one tile: k-blocks `it` .. `it` + k_blocks - 1 of the ring
-/// (`it` advances), `a_offset` bytes into each A stage. Each k-block's stage is released as soon as
-/// the next k-block's wgmmas are issued and its own have completed. `after_issue` runs once the
-/// last k-block's wgmmas are issued, before they complete (the ping-pong kernel passes its turn
-/// there).
-template <int CL, ptx::Wait WAIT, class Storage, int N, int PARTS, class AfterIssue>
-__device__ inline void consume_tile(Storage& st, TileAccum<N, PARTS>& acc, int& it, int k_blocks,
-                                    std::uint32_t a_offset, int stages, int lane, int rank,
-                                    AfterIssue after_issue) {
-#pragma unroll
-  for (int h = 0; h < PARTS; ++h) {
-#pragma unroll
-    for (int i = 0; i < N / 2; ++i) acc.part[h].d[i] = 0.0f;
+// ---- the two consumers
+// ---------------------------------------------------------------------------
+//! [wgmma_consumer]
+/// Two consumer warpgroups of wgmma, each owning BM / 2 rows of the BM x BN tile as one or two
+/// m64nBN results, 128 accumulators per thread; a producer warpgroup that hands most of its
+/// registers to them (setmaxnreg). The wgmmas of a k-block run asynchronously: the ring's k-loop
+/// gives a stage back once the next k-block's are issued and its own have completed.
+template <int BM, int BN>
+struct WgmmaConsumer {
+  static constexpr int kBlockM = BM, kBlockN = BN;
+  static constexpr int kProducerThreads = 128, kConsumerWarps = 8;
+  static constexpr int kConsumerRows = BM / 2, kParts = kConsumerRows / 64;
+  static constexpr bool kWgmma = true, kAsync = true;
+  using Accum = TileAccum<BN, kParts>;
+  static_assert(kParts * BN == 256, "128 accumulators per consumer thread: 128 x 256 or 256 x 128");
+
+  template <int kRegs>
+  __device__ static void producer_starts() {
+    ptx::setmaxnreg_dec<kRegs>();
   }
-  int previous_stage = -1;
-  for (int kb = 0; kb < k_blocks; ++kb, ++it) {
-    const RingSlot slot = consumer_slot(it, stages);
-    ptx::mbarrier_wait<WAIT>(&st.full[slot.stage], slot.parity);
-    mma_k_block(acc, ptx::smem_addr(st.a[slot.stage]) + a_offset, ptx::smem_addr(st.b[slot.stage]));
-    // This k-block's wgmmas keep running; the previous k-block's have completed, so its stage
-    // goes back to the producer.
-    ptx::wgmma_wait<1>();
-    if (previous_stage >= 0) release_stage<CL>(&st.empty[previous_stage], lane, rank);
-    previous_stage = slot.stage;
+  template <int kRegs>
+  __device__ static void consumer_starts() {
+    ptx::setmaxnreg_inc<kRegs>();
   }
-  after_issue();
-  ptx::wgmma_wait<0>();
-  release_stage<CL>(&st.empty[previous_stage], lane, rank);
-}
-//! [consume_tile]
+  __device__ static void zero(Accum& acc) {
+#pragma unroll
+    for (int h = 0; h < kParts; ++h) {
+#pragma unroll
+      for (int i = 0; i < BN / 2; ++i) acc.part[h].d[i] = 0.0f;
+    }
+  }
+  /// One k-block: consumer warp `cwarp` (0..7) belongs to warpgroup cwarp / 4, whose rows start
+  /// kConsumerRows rows (128 bytes each) into the stage's A tile.
+  __device__ static void k_block(Accum& acc, std::uint32_t a, std::uint32_t b, int cwarp, int) {
+    mma_k_block(acc, a + (cwarp / 4) * kConsumerRows * 128, b);
+  }
+  /// From registers, any M and N (the fallback when N % 8 != 0).
+  __device__ static void store_registers(const Accum& acc, const GemmParams& p, int row0, int col0,
+                                         int cwarp, int lane) {
+    store_tile_registers(acc, p, row0 + (cwarp / 4) * kConsumerRows, col0, cwarp % 4, lane);
+  }
+};
+//! [wgmma_consumer]
+
+//! [mma_sync_consumer]
+/// Eight consumer warps of mma.sync, 2 x 4 over the BM x BN tile: each owns a (BM / 2) x (BN / 4)
+/// warp tile, as 16 x 8 results of m16n8k16 (64 x 32 and 64 accumulators per thread for 128 x 128);
+/// one producer warp. The math is synchronous: once the warp's ldmatrix loads of a k-block are
+/// done, the stage can go back.
+///
+/// The stages hold what TMA wrote with its 128-byte swizzle: the 16-byte chunk c of row r of a
+/// tile (8 bf16 along K) lies at chunk c ^ (r % 8) of the row. ldmatrix takes one row address per
+/// lane, so undoing the swizzle costs one XOR per address: each lane's rows have r % 8 == lane % 8
+/// (the fragments start on multiples of 8 rows), a constant of the lane.
+template <int BM, int BN>
+struct MmaSyncConsumer {
+  static constexpr int kBlockM = BM, kBlockN = BN;
+  static constexpr int kProducerThreads = 32, kConsumerWarps = 8;
+  static constexpr int kWarpM = BM / 2, kWarpN = BN / 4;             // a warp's tile
+  static constexpr int kTilesM = kWarpM / 16, kTilesN = kWarpN / 8;  // its mma results
+  static constexpr int kConsumerRows = kWarpM;  // (not used: only the wgmma epilogues ask)
+  static constexpr bool kWgmma = false, kAsync = false;
+  /// Result (i, j) of the warp, rows 16 i.., columns 8 j..: d[i].d[4 j .. 4 j + 3], the layout of
+  /// a 16 x 8 C fragment (and of wgmma's accumulators, so the register epilogue is shared).
+  using Accum = ptx::WgmmaAccum<kWarpN>[kTilesM];
+  static_assert(kTilesN % 2 == 0, "B's fragments come two 8-column tiles per ldmatrix.x4");
+
+  template <int kRegs>
+  __device__ static void producer_starts() {}
+  template <int kRegs>
+  __device__ static void consumer_starts() {}
+  __device__ static void zero(Accum& acc) {
+#pragma unroll
+    for (int i = 0; i < kTilesM; ++i) {
+#pragma unroll
+      for (int k = 0; k < kWarpN / 2; ++k) acc[i].d[k] = 0.0f;
+    }
+  }
+  //! [mma_sync_k_block]
+  /// One k-block (64 along K: four k-steps of 16) of warp `cwarp`'s tile.
+  __device__ static void k_block(Accum& acc, std::uint32_t a, std::uint32_t b, int cwarp,
+                                 int lane) {
+    const int warp_m = cwarp / 4, warp_n = cwarp % 4;
+    // ldmatrix.x4 of A: lanes 0-15 give rows 0-15 of a 16-row fragment at k 0-7, lanes 16-31 the
+    // same rows at k 8-15: registers a0..a3 of mma's A fragment.
+    const std::uint32_t a_row = a + (warp_m * kWarpM + lane % 16) * 128;
+    const int a_half = lane / 16;
+    // ldmatrix.x4 of B (N x K, K-major): lanes 0-7 and 8-15 give columns 0-7 at k 0-7 and 8-15,
+    // lanes 16-31 columns 8-15: b0, b1 of two 8-column tiles.
+    const std::uint32_t b_row = b + (warp_n * kWarpN + lane % 8 + 8 * (lane / 16)) * 128;
+    const int b_half = (lane / 8) % 2;
+    const int swz = lane % 8;  // r % 8 of every row this lane addresses
+#pragma unroll
+    for (int kk = 0; kk < 4; ++kk) {
+      std::uint32_t fa[kTilesM][4], fb[kTilesN / 2][4];
+#pragma unroll
+      for (int i = 0; i < kTilesM; ++i) {
+        lesson10::ldmatrix_x4(fa[i], a_row + i * 16 * 128 + (((2 * kk + a_half) ^ swz) << 4));
+      }
+#pragma unroll
+      for (int j = 0; j < kTilesN / 2; ++j) {
+        lesson10::ldmatrix_x4(fb[j], b_row + j * 16 * 128 + (((2 * kk + b_half) ^ swz) << 4));
+      }
+#pragma unroll
+      for (int i = 0; i < kTilesM; ++i) {
+#pragma unroll
+        for (int j = 0; j < kTilesN; ++j) {
+          float d[4] = {acc[i].d[4 * j], acc[i].d[4 * j + 1], acc[i].d[4 * j + 2],
+                        acc[i].d[4 * j + 3]};
+          const std::uint32_t bj[2] = {fb[j / 2][2 * (j % 2)], fb[j / 2][2 * (j % 2) + 1]};
+          lesson10::mma_m16n8k16_bf16(d, fa[i], bj);
+#pragma unroll
+          for (int k = 0; k < 4; ++k) acc[i].d[4 * j + k] = d[k];
+        }
+      }
+    }
+  }
+  //! [mma_sync_k_block]
+  /// From registers, any M and N: each 16-row strip as wgmma's warp 0 would store it.
+  __device__ static void store_registers(const Accum& acc, const GemmParams& p, int row0, int col0,
+                                         int cwarp, int lane) {
+    const int r = row0 + (cwarp / 4) * kWarpM, c = col0 + (cwarp % 4) * kWarpN;
+#pragma unroll
+    for (int i = 0; i < kTilesM; ++i) store_accumulators<kWarpN>(acc[i], p, r + 16 * i, c, 0, lane);
+  }
+};
+//! [mma_sync_consumer]
 
 // ---- the pieces of a split tile (stream-K) ------------------------------------------------------
 /// The two consumer warpgroups' barrier (named barrier 1, their 256 threads). One barrier with a
@@ -138,7 +242,7 @@ __device__ inline void hand_over_sums(const TileAccum<N, PARTS>& acc, const Gemm
 template <int N, int PARTS>
 __device__ inline void add_sums_of(TileAccum<N, PARTS>& acc, const GemmParams& p, int slot,
                                    int thread) {
-  if (thread == 0) ptx::wait_flag(p.flags + slot, p.epoch);
+  if (thread == 0) ptx::wait_flag(p.flags + slot, p.epoch, p.limit, slot);
   consumers_sync();
   const float4* in = partial_sums<N, PARTS>(p, slot, thread);
 #pragma unroll

@@ -68,7 +68,7 @@ __global__ void __launch_bounds__(128)
   for (int i = 0; i < BN / 2; ++i) acc.d[i] = 0.0f;
   for (int kb = 0; kb < k_blocks; ++kb) {
     const RingSlot slot = consumer_slot(kb, S);
-    ptx::mbarrier_wait(&st.full[slot.stage], slot.parity);
+    ptx::mbarrier_wait(&st.full[slot.stage], slot.parity, p.limit, ptx::Waiter::kFull, slot.stage);
     const std::uint32_t a = ptx::smem_addr(st.a[slot.stage]);
     const std::uint32_t b = ptx::smem_addr(st.b[slot.stage]);
     ptx::wgmma_fence();

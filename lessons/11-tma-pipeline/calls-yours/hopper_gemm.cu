@@ -1,0 +1,101 @@
+// Lesson 11: the last rungs, instances of the ring (ring_gemm.cuh): rung 5 (the staged epilogue),
+// the headline, hopper_gemm, with wgmma consumers, and portable_gemm, with mma.sync consumers,
+// which runs on every GPU that has TMA. Given code that calls yours, compiled into both the
+// exercise and the solution library with that library's pipeline_exercises.cuh, apart from the
+// other rungs so that the kernels compile in parallel.
+#include "pipeline_exercises.cuh"
+#include "ring_gemm.cuh"
+#include "tma_pipeline.hpp"
+
+namespace lesson11 {
+
+namespace {
+
+// Rung 5: the whole 64 KiB staging tile takes a stage's room: 3 stages.
+using StagedStore = RingConfig<WgmmaConsumer<128, 256>, 3, Epilogue::kStagedTile>;
+
+//! [headline_config]
+// 128 x 256 tiles, two wgmma consumer warpgroups, 4 stages of 48 KiB + 4 staging boxes of 8 KiB
+// = 224 KiB; the producer keeps 40 registers, the consumers get 232 (40 x 128 + 232 x 256 = 64512
+// of the SM's 65536). For N % 8 != 0, rungs 3 and 4's kernel (the epilogue from registers,
+// detail::registers_gemm).
+// It keeps the code that joins the pieces of a tile split along K (the lab's stream-K variants run
+// this very kernel), unused by its plan of whole tiles.
+struct Headline : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kStreamed> {
+  static constexpr bool kStreamK = true;
+};
+// Rung 5: the whole 64 KiB staging tile takes a stage's room: 3 stages.
+using StagedStore = RingConfig<WgmmaConsumer<128, 256>, 3, Epilogue::kStagedTile>;
+
+//! [headline_config]
+
+//! [portable_config]
+// 128 x 128 tiles, eight mma.sync consumer warps and one producer warp, 3 stages of 32 KiB: 97 KiB
+// of shared memory with the alignment slack, within the 99 KiB a block may have on sm_120 (the RTX
+// 50 series) and sm_89; the epilogue from registers.
+using Portable = RingConfig<MmaSyncConsumer<128, 128>, 3, Epilogue::kRegisters>;
+//! [portable_config]
+
+}  // namespace
+
+//! [staged_store]
+void staged_store_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
+                       bf16* C) {
+  if (N % 8 == 0) {
+    launch_ring<StagedStore>("staged_store_gemm", &ring_gemm_kernel<StagedStore>, TileSchedule{}, M,
+                             N, K, alpha, A, B, beta, C);
+  } else {
+    detail::registers_gemm("staged_store_gemm", TileSchedule{}, M, N, K, alpha, A, B, beta, C);
+  }
+}
+//! [staged_store]
+
+//! [headline]
+// The lesson's headline, rung 6: tiles in bands of 16 tile rows. Stream-K for the last wave (the
+// lab's "stream-K tail") measured slower on the H100 (the chapter has the figures): with it the
+// schedule would read TileSchedule{TileOrder::kGrouped, 16, kStreamKTail}.
+void hopper_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
+                 bf16* C) {
+  const TileSchedule bands_of_16{TileOrder::kGrouped, 16};
+  if (N % 8 == 0) {
+    launch_ring<Headline>("hopper_gemm", &ring_gemm_kernel<Headline>, bands_of_16, M, N, K, alpha,
+                          A, B, beta, C);
+  } else {
+    detail::registers_gemm("hopper_gemm", bands_of_16, M, N, K, alpha, A, B, beta, C);
+  }
+}
+//! [headline]
+
+//! [portable]
+void portable_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
+                   bf16* C) {
+  launch_ring<Portable>("portable_gemm", &ring_gemm_kernel<Portable>,
+                        TileSchedule{TileOrder::kGrouped, 16}, M, N, K, alpha, A, B, beta, C);
+}
+//! [portable]
+
+namespace detail {
+Rung staged_store_gemm_rung(Rung r) {
+  const Rung registers = registers_gemm_rung(r);
+  r = describing<StagedStore>(r);
+  r.threads = std::max(r.threads, registers.threads);
+  r.smem_bytes = std::max(r.smem_bytes, registers.smem_bytes);
+  return r;
+}
+Rung hopper_gemm_rung(Rung r) {
+  const Rung registers = registers_gemm_rung(r);
+  r = describing<Headline>(r);
+  r.threads = std::max(r.threads, registers.threads);
+  r.smem_bytes = std::max(r.smem_bytes, registers.smem_bytes);
+  return r;
+}
+Rung portable_gemm_rung(Rung r) {
+  r = describing<Portable>(r);
+  r.min_cc = 90;
+  r.max_cc = 0;
+  r.cc_why = "TMA and mbarrier";
+  return r;
+}
+}  // namespace detail
+
+}  // namespace lesson11
