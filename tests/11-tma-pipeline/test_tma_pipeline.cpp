@@ -18,6 +18,7 @@
 #include "catch_compat.hpp"
 #include "test_helpers.hpp"
 
+#include "ring_diagnosis.hpp"  // the lesson's words for a failed check
 #include "ring_model.hpp"
 #include "staging_layout.hpp"
 #include "stream_k.hpp"
