@@ -78,6 +78,11 @@ def run_part(build, binary, part, lesson):
     if rc < 0 or crashed is not None:
         how = f"killed by {signal_name(rc)}" if rc < 0 else f"exit {rc}"
         during = f" during the test case \"{crashed.name}\"" if crashed else ""
+        # A kernel that never ended was stopped by the grader's bounded wait, which said so.
+        hung = next((l.strip() for l in out.splitlines() if "did not finish within" in l), None)
+        if hung:
+            return PartRun(part, "crashed", f"{hung.removeprefix('FAILED: ')}{during}", report,
+                           out, log)
         return PartRun(part, "crashed", f"the grader crashed ({how}){during}: an out-of-bounds "
                        f"access on the host, or an abort", report, out, log)
     cases = report.cases
