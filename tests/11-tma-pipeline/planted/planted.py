@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "common" / "tools"))
 
-from course import grading, records  # noqa: E402
+from course import judge, records, screens  # noqa: E402
 from course.util import SKIP_CODE  # noqa: E402
 
 GPU_SECONDS = 10.0
@@ -70,11 +70,11 @@ def main():
         parts, seconds = {}, {}
         for part in records.PARTS:
             start = time.monotonic()
-            parts[part] = grading.run_part(build, binary, part, lesson)
+            parts[part] = judge.run_part(build, binary, part, lesson)
             seconds[part] = time.monotonic() - start
-        tasks = grading.task_results(lesson, parts, solution=True)
-        result = grading.Result(lesson, grading.lesson_status(parts, tasks), parts, tasks, None)
-        lines = grading.task_lines(result)
+        tasks = judge.task_results(lesson, parts, solution=True)
+        result = judge.Result(lesson, judge.lesson_status(parts, tasks), parts, tasks, None)
+        lines = screens.task_lines(result)
         at = next((i for i, l in enumerate(lines) if "failing" in l), 0)
         first = "\n".join(lines[at:at + 4])  # the task's line, the case, its first failure
         problems = []
