@@ -330,6 +330,13 @@ def fmt_figure(v):
     return f"{v:.2f}" if v < 10 else f"{v:.1f}"
 
 
+def pct_range(values):
+    """Percentages to a tenth: "98.6" for one value (or equal ones), "98.6–100.4" for several
+    (the headline claim, where a rounding can cross a target)."""
+    low, high = f"{min(values):.1f}", f"{max(values):.1f}"
+    return low if low == high else f"{low}–{high}"
+
+
 def fmt_range(values):
     """Whole percentages: "96" for one value (or equal ones), "90–96" for several."""
     low, high = round(min(values)), round(max(values))
@@ -398,12 +405,12 @@ def headline_claim(gpus):
     verdict = target_verdict(lesson, lines)
     target = target_text(lesson)
     sustained = [gpu.sustained(l) for l in lines]
-    regime = "in burst timing" if any(sustained) else ""
+    regime = "in burst timing"
     if measurements.method(lines[0]) != measurements.METHOD:
         regime = "in burst timing, cuBLAS timed first"
     held = ""
     if all(sustained):
-        held = (f", and {fmt_range([l['pct_of_cublas'] for l in sustained])}% sustained (back to "
+        held = (f", and {pct_range([l['pct_of_cublas'] for l in sustained])}% sustained (back to "
                 f"back at the power cap: {' and '.join(fmt_figure(l['tflops']) for l in sustained)}"
                 f" TFLOP/s)")
         verdict = target_verdict(lesson, lines + sustained)
@@ -413,7 +420,7 @@ def headline_claim(gpus):
     elif verdict == "missed":
         ending = f", short of its target of {target}"
     return (f"On an {gpu.gpu}, the course's last kernel, lesson {lesson.num}'s "
-            f"`{lines[0]['kernel']}`, reaches {fmt_range([l['pct_of_cublas'] for l in lines])}% "
+            f"`{lines[0]['kernel']}`, reaches {pct_range([l['pct_of_cublas'] for l in lines])}% "
             f"of {baseline} {regime + ' ' if regime else ''}({figures}; `{gpu.rel}`){held}"
             f"{ending}.")
 
