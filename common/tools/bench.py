@@ -179,7 +179,7 @@ def main():
     for m in method:
         outside = m.get("order") == "interleaved" and not m.get("within_band")
         flagged += outside
-        print(f"  method: cuBLAS {m['precision']} {m['size']}^3 against itself, {m['regime']}, "
+        print(f"  method: cuBLAS {m['precision']} {m['n']}^3 against itself, {m['regime']}, "
               f"{m['order']}: B / A = {m['b_pct_of_a']:.1f}%"
               f"{'  OUTSIDE the noise band of ' + format(m['band_pct'], 'g') + '%' if outside else ''}",
               flush=True)

@@ -89,7 +89,7 @@ inline int check_the_method(const course::DeviceInfo& device, double sustained_m
         if (json) {
           course::measurement_line("01", "method")
               .add("precision", c.precision)
-              .add("size", c.size)
+              .add("n", c.size)  // M = N = K ("size" is make bench's own key)
               .add("regime", course::regime_name(regime))
               .add("order", interleaved ? "interleaved" : "sequential")
               .add("samples", b.kernel.reps)
