@@ -25,9 +25,10 @@ void add_gemm_options(Cli& cli) {
       .number("warmup", 2, "untimed runs of each before timing")
       .choice("regime", "burst", {"burst", "sustained"},
               "burst (cold L2, an idle GPU before each run: near the boost clock) or sustained "
-            "(back to back at the power cap, blocks interleaved)")
-      .number("sustained-ms", 1000, "sustained: GPU time of each kernel, in ms (after half as "
-                                    "long to warm up)")
+              "(back to back at the power cap, blocks interleaved)")
+      .number("sustained-ms", 1000,
+              "sustained: GPU time of each kernel, in ms (after half as "
+              "long to warm up)")
       .flag("kernel-first", "the kernel, not cuBLAS, takes the first turn of the interleaving")
       .flag("json", "also print one JSON line per kernel")
       .flag("no-check", "skip the correctness checks")
@@ -178,12 +179,13 @@ std::vector<GemmResult> measure_kernels(const Cli& cli, const LessonId& lesson,
   }
 
   const bool sustained = timing.regime == Regime::kSustained;
-  std::printf("\n%s on %s, M=%d N=%d K=%d, %s: %s, each kernel interleaved with %s on the same "
-              "inputs\n",
-              lesson.id.c_str(), dev.name.c_str(), s.M, s.N, s.K, regime_name(timing.regime),
-              sustained ? (fixed(timing.sustained_ms, 0) + " ms back to back of each").c_str()
-                        : ("median of " + std::to_string(timing.reps) + " cold-L2 runs").c_str(),
-              P::kBaseline);
+  std::printf(
+      "\n%s on %s, M=%d N=%d K=%d, %s: %s, each kernel interleaved with %s on the same "
+      "inputs\n",
+      lesson.id.c_str(), dev.name.c_str(), s.M, s.N, s.K, regime_name(timing.regime),
+      sustained ? (fixed(timing.sustained_ms, 0) + " ms back to back of each").c_str()
+                : ("median of " + std::to_string(timing.reps) + " cold-L2 runs").c_str(),
+      P::kBaseline);
   std::vector<std::string> head = {"kernel", "ms", "TFLOP/s", "% of cuBLAS", "spread", "SM MHz"};
   if (sustained) head.push_back("J per GEMM");
   head.push_back("check");
@@ -205,11 +207,11 @@ std::vector<GemmResult> measure_kernels(const Cli& cli, const LessonId& lesson,
     baseline = bench_vs_cublas(cublas_gemm_fn<P>(handle.get()), s.M, s.N, s.K, timing);
   }
   if (!results.empty()) {
-    t.add_row(readings(baseline.cublas,
-                       {P::kBaseline, fixed(baseline.cublas.median_ms, 3),
-                        fixed(baseline.cublas_tflops, 2), "100.0%",
-                        fixed(100 * baseline.cublas.spread(), 1) + "%"},
-                       "-"));
+    t.add_row(readings(
+        baseline.cublas,
+        {P::kBaseline, fixed(baseline.cublas.median_ms, 3), fixed(baseline.cublas_tflops, 2),
+         "100.0%", fixed(100 * baseline.cublas.spread(), 1) + "%"},
+        "-"));
   }
   for (const GemmResult& r : results) {
     if (!r.not_written.empty()) {
@@ -219,11 +221,11 @@ std::vector<GemmResult> measure_kernels(const Cli& cli, const LessonId& lesson,
       t.add_row(row);
       continue;
     }
-    t.add_row(readings(r.bench.kernel,
-                       {r.name, fixed(r.bench.kernel.median_ms, 3), fixed(r.bench.kernel_tflops, 2),
-                        fixed(r.bench.pct_of_cublas, 1) + "%",
-                        fixed(100 * r.bench.kernel.spread(), 1) + "%"},
-                       check_cell(r)));
+    t.add_row(readings(
+        r.bench.kernel,
+        {r.name, fixed(r.bench.kernel.median_ms, 3), fixed(r.bench.kernel_tflops, 2),
+         fixed(r.bench.pct_of_cublas, 1) + "%", fixed(100 * r.bench.kernel.spread(), 1) + "%"},
+        check_cell(r)));
   }
   t.print();
   if (cli.on("json")) {

@@ -88,8 +88,8 @@ struct GemmMeasurement {
   int samples = 0;               ///< timed repetitions (burst) or blocks (sustained) of each
   bool kernel_first = false;     ///< the kernel, not cuBLAS, took the first turn
   std::optional<double> sm_clock_mhz, cublas_sm_clock_mhz;  ///< mean SM clock while each ran
-  std::optional<double> power_w, cublas_power_w;    ///< mean board power, watts (sustained)
-  std::optional<double> energy_j, cublas_energy_j;  ///< energy per GEMM, joules (sustained)
+  std::optional<double> power_w, cublas_power_w;            ///< mean board power, watts (sustained)
+  std::optional<double> energy_j, cublas_energy_j;          ///< energy per GEMM, joules (sustained)
 
   /// The line: `{"schema": "course.measurement/2", "lesson": ..., "kernel": ..., ...}`, the
   /// fields in the order above (an unknown reading as null).

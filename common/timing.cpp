@@ -138,8 +138,8 @@ std::vector<TimingStats> time_interleaved(const std::vector<std::function<void()
       const double ms = std::max(gpu.elapsed_ms(from, to), 1e-3);
       per_block[k] = std::clamp(std::lround(options.block_ms / ms), 1L, 1L << 20);
     }
-    const int rounds = std::max(2, static_cast<int>(std::ceil(options.sustained_ms /
-                                                              options.block_ms)));
+    const int rounds =
+        std::max(2, static_cast<int>(std::ceil(options.sustained_ms / options.block_ms)));
     auto block = [&](int k) {
       for (long i = 0; i < per_block[k]; ++i) works[k]();
     };

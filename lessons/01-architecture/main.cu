@@ -83,8 +83,9 @@ int main(int argc, char** argv) {
   cli.number("copy-mb", 1024, "MiB copied device to device for the bandwidth measurement")
       .number("size", 4096, "M = N = K of the cuBLAS SGEMM")
       .number("reps", 10, "timed repetitions of each measurement")
-      .flag("method", "also check the timing method: cuBLAS against itself, interleaved and "
-                      "not, burst and sustained, at the headline sizes (what make bench runs)")
+      .flag("method",
+            "also check the timing method: cuBLAS against itself, interleaved and "
+            "not, burst and sustained, at the headline sizes (what make bench runs)")
       .number("sustained-ms", 1000, "--method: GPU time of each GEMM in the sustained regime, ms")
       .flag("json", "also print one JSON line per measurement");
   cli.parse(argc, argv);

@@ -20,7 +20,8 @@
 namespace lesson01 {
 
 /// How far from 100% the ratio of cuBLAS to itself may be, in the interleaved order, before the
-/// method is flagged as unfair on this GPU: the spread of repeated runs of one GEMM on an idle H200.
+/// method is flagged as unfair on this GPU: the spread of repeated runs of one GEMM on an idle
+/// H200.
 inline constexpr double kFairBandPct = 2.0;
 /// Burst repetitions of the check: enough for the order "all of A, then all of B" to heat the GPU
 /// during A and show its bias (3 are too few, 100 heat both halves alike).
@@ -33,7 +34,8 @@ struct MethodCase {
 };
 
 /// The headline sizes of the FP32 lessons (4096) and of the bf16 lessons (4096, 8192).
-inline const std::vector<MethodCase> kMethodCases = {{"fp32", 4096}, {"bf16", 4096}, {"bf16", 8192}};
+inline const std::vector<MethodCase> kMethodCases = {
+    {"fp32", 4096}, {"bf16", 4096}, {"bf16", 8192}};
 
 template <class P>
 course::GemmBench time_cublas_against_itself(int n, const course::TimingOptions& options) {
@@ -50,11 +52,12 @@ inline std::string reading(const std::optional<double>& v, int digits) {
 /// table and (with `json`) one "method" line per row. Returns how many interleaved rows fell
 /// outside kFairBandPct (each flagged in the table and in its line).
 inline int check_the_method(const course::DeviceInfo& device, double sustained_ms, bool json) {
-  std::printf("\nthe method: cuBLAS timed against itself (B / A should be 100%%; a fair order "
-              "keeps it within %.0f%%)\n",
-              kFairBandPct);
-  course::Table t({"GEMM", "regime", "order", "A ms", "B ms", "B / A", "A MHz", "B MHz",
-                   "A J/GEMM", "B J/GEMM", ""});
+  std::printf(
+      "\nthe method: cuBLAS timed against itself (B / A should be 100%%; a fair order "
+      "keeps it within %.0f%%)\n",
+      kFairBandPct);
+  course::Table t({"GEMM", "regime", "order", "A ms", "B ms", "B / A", "A MHz", "B MHz", "A J/GEMM",
+                   "B J/GEMM", ""});
   int outside = 0;
   for (const MethodCase& c : kMethodCases) {
     const bool bf16 = std::string(c.precision) == "bf16";
@@ -114,9 +117,10 @@ inline int check_the_method(const course::DeviceInfo& device, double sustained_m
   }
   t.print();
   if (outside > 0) {
-    std::printf("%d interleaved row(s) outside the noise band: on this GPU the figures of the "
-                "course carry more than %.0f%% of noise\n",
-                outside, kFairBandPct);
+    std::printf(
+        "%d interleaved row(s) outside the noise band: on this GPU the figures of the "
+        "course carry more than %.0f%% of noise\n",
+        outside, kFairBandPct);
   }
   return outside;
 }

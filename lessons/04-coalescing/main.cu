@@ -94,8 +94,10 @@ void check_and_time_contrast(const course::LessonRun& run, course::GemmResult& c
     course::CublasHandle cublas;
     // As the driver times the others: interleaved with cuBLAS, each run with a cold L2.
     const std::vector<course::TimingStats> t = course::time_interleaved(
-        {[&] { course::cublas_gemm(cublas.get(), s.M, s.N, s.K, 1.0f, A.data(), B.data(), 0.0f,
-                                   C.data()); },
+        {[&] {
+           course::cublas_gemm(cublas.get(), s.M, s.N, s.K, 1.0f, A.data(), B.data(), 0.0f,
+                               C.data());
+         },
          [&] {
            lesson04::transposed_b_sgemm(s.M, s.N, s.K, 1.0f, A.data(), Bt.data(), 0.0f, C.data());
          }},

@@ -163,8 +163,7 @@ TEST_CASE("sustained: blocks of back-to-back runs, interleaved, a second of work
   o.regime = course::Regime::kSustained;
   o.sustained_ms = 1000;
   o.block_ms = 100;
-  std::vector<std::function<void()>> works = {[&] { gpu.run(0, 4.0); },
-                                              [&] { gpu.run(1, 10.0); }};
+  std::vector<std::function<void()>> works = {[&] { gpu.run(0, 4.0); }, [&] { gpu.run(1, 10.0); }};
   const auto stats = course::time_interleaved(works, o, gpu);
   // One calibration run of each, then a warm-up of 5 rounds, then 10 timed rounds of blocks of
   // 25 runs (A) and 10 runs (B).
