@@ -11,6 +11,7 @@
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 namespace course {
@@ -179,6 +180,9 @@ namespace {
 class CudaBackend final : public TimingBackend {
   // Launching a cuBLAS GEMM costs the host 5-20 us; 100 us covers it with room to spare.
   static constexpr double kCoverUs = 100;
+  // The longest a repetition or a block may take: the slowest the course times (lesson 03's naive
+  // kernel at 16384^3) takes about 20 s.
+  static constexpr int kWaitLimitS = 120;
 
  public:
   explicit CudaBackend(bool flush) : meter_(PowerMeter::current()) {
@@ -202,12 +206,18 @@ class CudaBackend final : public TimingBackend {
   }
   void wait(int m, std::vector<double>& clock_mhz) override {
     // Polls, reading the SM clock while the GPU works: the first read comes right after the
-    // launch, so even a short repetition gets one.
+    // launch, so even a short repetition gets one. A wait has an end: work still running after
+    // kWaitLimitS (no measured block comes near it) is a kernel that never ends.
+    const auto start = std::chrono::steady_clock::now();
     for (;;) {
       if (auto mhz = meter_.sm_clock_mhz()) clock_mhz.push_back(*mhz);
       const cudaError_t q = cudaEventQuery(events_[m]);
       if (q == cudaSuccess) break;
       if (q != cudaErrorNotReady) CUDA_CHECK(q);
+      if (std::chrono::steady_clock::now() - start > std::chrono::seconds(kWaitLimitS)) {
+        throw std::runtime_error("timing: the timed work did not finish within " +
+                                 std::to_string(kWaitLimitS) + " s: a kernel that never ends");
+      }
       std::this_thread::sleep_for(std::chrono::microseconds(500));
     }
   }
