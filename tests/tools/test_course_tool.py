@@ -1275,40 +1275,27 @@ class Watch(Base):
         self.assertIn('error: identifier "x" is undefined', out)
         self.assertNotIn("make: ***", out)
 
-    def test_a_long_build_says_so_first(self):
-        # A configured build folder whose dry run ("make -n") would compile five CUDA files.
+    def test_a_build_over_two_seconds_says_so_first(self):
+        # A configured build folder whose dry run ("make -n") would compile N CUDA files (5 s of one
+        # core each): a first build, a save whose given code calls yours, a save of one file.
         write(self.c.root / "build" / "CMakeCache.txt", "")
-        write(self.c.root / "fakebin" / "make",
-              "#!/bin/sh\nfor i in 1 2 3 4 5; do echo \"nvcc -c k$i.cu -o k$i.cu.o\"; done\n", 0o755)
-        rc, out, _ = self.c.run("watch", "1", "--once", "--jobs", "2")
-        self.assertEqual(rc, 1, out)
-        self.assertTrue(out.startswith("building lesson 01 (your exercise): 5 files to compile, "
-                                       "about 10 seconds on 2 cores"), out)
-        self.assertIn("NOT STARTED", out)
-
-    def test_a_save_that_compiles_one_file_says_so_too(self):
-        # One CUDA file (5 s of one core): a wait over 2 s, said with its estimate.
-        write(self.c.root / "build" / "CMakeCache.txt", "")
-        write(self.c.root / "fakebin" / "make", "#!/bin/sh\necho 'nvcc -c k.cu -o k.cu.o'\n", 0o755)
-        rc, out, _ = self.c.run("watch", "1", "--once", "--jobs", "2")
-        self.assertTrue(out.startswith("building lesson 01 (your exercise): 1 file to compile, "
-                                       "about 5 seconds on 2 cores..."), out)
+        for files, estimate in ((5, "about 10 seconds"), (2, "about 5 seconds"),
+                                (1, "about 5 seconds")):
+            write(self.c.root / "fakebin" / "make",
+                  f"#!/bin/sh\nfor i in $(seq {files}); do echo \"nvcc -c k$i.cu -o k$i.cu.o\"; "
+                  "done\n", 0o755)
+            rc, out, _ = self.c.run("watch", "1", "--once", "--jobs", "2")
+            self.assertEqual(rc, 1, out)
+            self.assertTrue(out.startswith(
+                f"building lesson 01 (your exercise): {files} file{'s' if files > 1 else ''} to "
+                f"compile, {estimate} on 2 cores..."), out)
+            self.assertIn("NOT STARTED", out)
         # Nothing to compile: nothing said.
         write(self.c.root / "fakebin" / "make", "#!/bin/sh\necho 'make: Nothing to be done'\n",
               0o755)
         rc, out, _ = self.c.run("watch", "1", "--once", "--jobs", "2")
         self.assertFalse(out.startswith("building"), out)
         self.assertIn("NOT STARTED", out)
-
-    def test_a_save_that_compiles_two_files_says_so_too(self):
-        # A save of a lesson whose given code calls yours: two CUDA files, about 5 s on 2 cores.
-        write(self.c.root / "build" / "CMakeCache.txt", "")
-        write(self.c.root / "fakebin" / "make",
-              "#!/bin/sh\nfor i in 1 2; do echo \"nvcc -c k$i.cu -o k$i.cu.o\"; done\n", 0o755)
-        rc, out, _ = self.c.run("watch", "1", "--once", "--jobs", "2")
-        self.assertEqual(rc, 1, out)
-        self.assertTrue(out.startswith("building lesson 01 (your exercise): 2 files to compile, "
-                                       "about 5 seconds on 2 cores..."), out)
 
     def start(self, *args, ignore_sigint=False):
         e = {**os.environ, "NO_COLOR": "1"}
