@@ -75,19 +75,24 @@ void portable_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* 
 //! [portable]
 
 namespace detail {
-Rung staged_store_gemm_rung(Rung r) {
+namespace {
+// A rung whose launcher falls back to the register epilogue (N % 8 != 0) needs what either kernel
+// needs.
+template <class Cfg>
+Rung with_register_fallback(Rung r) {
   const Rung registers = registers_gemm_rung(r);
-  r = describing<StagedStore>(r);
+  r = describing<Cfg>(r);
   r.threads = std::max(r.threads, registers.threads);
   r.smem_bytes = std::max(r.smem_bytes, registers.smem_bytes);
   return r;
 }
+}  // namespace
+
+Rung staged_store_gemm_rung(Rung r) {
+  return with_register_fallback<StagedStore>(r);
+}
 Rung hopper_gemm_rung(Rung r) {
-  const Rung registers = registers_gemm_rung(r);
-  r = describing<Headline>(r);
-  r.threads = std::max(r.threads, registers.threads);
-  r.smem_bytes = std::max(r.smem_bytes, registers.smem_bytes);
-  return r;
+  return with_register_fallback<Headline>(r);
 }
 Rung portable_gemm_rung(Rung r) {
   r = describing<Portable>(r);
