@@ -56,9 +56,11 @@ setup:
 	@$(SETUP)
 
 # Configure once; CMake re-runs itself when CMakeLists.txt, the manifest or a lesson's record change.
+# With Ninja where setup could install it: a save's build then finds what changed in about 0.1 s,
+# where CMake's Makefiles take about a second.
 $(BUILD)/CMakeCache.txt:
 	@$(SETUP)
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $$(command -v ninja >/dev/null && echo -G Ninja) $(CMAKE_ARGS)
 
 configure: $(BUILD)/CMakeCache.txt
 

@@ -4,7 +4,7 @@
 # solutions, runs compute-sanitizer memcheck and racecheck on the reference solutions, runs the
 # lesson programs (their JSON lines land in OUT/bench.jsonl), and prints a short table last.
 # Last, it configures a second build folder (GPU_CHECK_MULTI_BUILD, default build-multi/) for every
-# architecture the course supports, 75;80;86;89;90a;120 (lesson 11: 90a only), with
+# architecture the course supports, 75;80;86;89;90a;120 (lesson 11: 90a and 120), with
 # COURSE_WERROR=ON, and builds it: any warning of the host compiler, nvcc or ptxas for any of them
 # fails that step, and so does any warning left in its log (the linker's, CMake's).
 # BENCH=0: no `make bench`; GRADE=0: no `make grade` runs (ctest's course.selfcheck already grades
@@ -82,7 +82,8 @@ if [ "${MULTIARCH:-1}" != 0 ]; then
   multi=${GPU_CHECK_MULTI_BUILD:-$root/build-multi}
   archs="75;80;86;89;90a;120"
   step "configure multi-arch (-Werror)" configure-multi.log \
-    cmake -S . -B "$multi" -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CUDA_ARCHITECTURES=$archs" \
+    cmake -S . -B "$multi" $(command -v ninja >/dev/null && echo -G Ninja) \
+    -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CUDA_ARCHITECTURES=$archs" \
     -DCOURSE_WERROR=ON &&
     step "build multi-arch" build-multi.log cmake --build "$multi" -j "$(nproc)" &&
     step "multi-arch: no warning in log" no-warning-multi.log \

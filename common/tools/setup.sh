@@ -50,6 +50,9 @@ have_matplotlib || book+=(python3-matplotlib)
 [ "$only_book" -eq 1 ] && { core+=("${book[@]}"); book=(); }
 watch=()  # `make watch` waits for saves with inotifywait; without it, it polls
 [ "$only_book" -eq 0 ] && ! command -v inotifywait >/dev/null 2>&1 && watch+=(inotify-tools)
+# A save's build through Ninja finds what changed in about 0.1 s where CMake's Makefiles take about
+# a second; without it the build uses make.
+[ "$only_book" -eq 0 ] && ! command -v ninja >/dev/null 2>&1 && watch+=(ninja-build)
 
 # install PACKAGES...: apt-get install, refreshing the package lists once if that fails.
 install() {
@@ -95,15 +98,15 @@ if [ ${#book[@]} -gt 0 ]; then
     echo "setup: carrying on without them: everything but the book works (its test is skipped)" >&2
 fi
 if [ ${#watch[@]} -gt 0 ]; then
-  echo "setup: installing ${watch[*]} (make watch)"
+  echo "setup: installing ${watch[*]} (faster saves: inotify-tools for make watch, ninja-build)"
   install "${watch[@]}" ||
-    echo "setup: carrying on without it: make watch polls for changes instead" >&2
+    echo "setup: carrying on without them: make watch polls for changes, the build uses make" >&2
 fi
 if [ ${#core[@]} -eq 0 ] && [ ${#book[@]} -eq 0 ] && [ ${#watch[@]} -eq 0 ]; then
   if [ "$only_book" -eq 1 ]; then
     echo "setup: everything the book needs present (Doxygen, Graphviz, MathJax, doxygen-awesome-css, matplotlib)"
   else
-    echo "setup: everything present (CMake >= 3.24, make, g++, Python 3, Eigen, Catch2, inotifywait;" \
+    echo "setup: everything present (CMake >= 3.24, make, g++, Python 3, Eigen, Catch2, inotifywait, ninja;" \
       "for the book Doxygen, Graphviz, MathJax, doxygen-awesome-css, matplotlib)"
   fi
 fi

@@ -56,11 +56,18 @@ def files_to_build(build, targets):
     gen = Path(build) / "CMakeCache.txt"
     tool = "ninja" if (Path(build) / "build.ninja").exists() else "make"
     cmd = [tool, "-C", str(build), "-n", *(targets or ["all"])]
+    given = None
+    if tool == "ninja":
+        # Ninja prints a dry run's commands only with -v. And a dry run of build.ninja stops at
+        # CMake's check of its globbed directories (it would regenerate build.ninja): through a
+        # manifest that only includes it, nothing regenerates, and the dry run lists the rest.
+        cmd[3:3] = ["-v", "-f", "/dev/stdin"]
+        given = "include build.ninja\n"
     if not gen.exists() or not shutil.which(tool):
         return None
     try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                           timeout=20, errors="replace")
+        p = subprocess.run(cmd, input=given, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           text=True, timeout=20, errors="replace")
     except (OSError, subprocess.TimeoutExpired):
         return None
     compiles = [l for l in p.stdout.splitlines()

@@ -1,8 +1,8 @@
-// Lesson 11: the last rungs, instances of the ring (ring_gemm.cuh): rung 5 (the staged epilogue),
-// the headline, hopper_gemm, with wgmma consumers, and portable_gemm, with mma.sync consumers,
-// which runs on every GPU that has TMA. Given code that calls yours, compiled into both the
-// exercise and the solution library with that library's pipeline_exercises.cuh, apart from the
-// other rungs so that the kernels compile in parallel.
+// Lesson 11: the last rungs, instances of the ring (ring_gemm.cuh): the headline, hopper_gemm, with
+// wgmma consumers, and portable_gemm, with mma.sync consumers, which runs on every GPU that has
+// TMA. Given code that calls yours, compiled into both the exercise and the solution library with
+// that library's pipeline_exercises.cuh, apart from the other rungs so that the kernels compile in
+// parallel.
 #include "pipeline_exercises.cuh"
 #include "ring_gemm.cuh"
 #include "tma_pipeline.hpp"
@@ -10,9 +10,6 @@
 namespace lesson11 {
 
 namespace {
-
-// Rung 5: the whole 64 KiB staging tile takes a stage's room: 3 stages.
-using StagedStore = RingConfig<WgmmaConsumer<128, 256>, 3, Epilogue::kStagedTile>;
 
 //! [headline_config]
 // 128 x 256 tiles, two wgmma consumer warpgroups, 4 stages of 48 KiB + 4 staging boxes of 8 KiB
@@ -24,8 +21,6 @@ using StagedStore = RingConfig<WgmmaConsumer<128, 256>, 3, Epilogue::kStagedTile
 struct Headline : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kStreamed> {
   static constexpr bool kStreamK = true;
 };
-// Rung 5: the whole 64 KiB staging tile takes a stage's room: 3 stages.
-using StagedStore = RingConfig<WgmmaConsumer<128, 256>, 3, Epilogue::kStagedTile>;
 
 //! [headline_config]
 
@@ -37,18 +32,6 @@ using Portable = RingConfig<MmaSyncConsumer<128, 128>, 3, Epilogue::kRegisters>;
 //! [portable_config]
 
 }  // namespace
-
-//! [staged_store]
-void staged_store_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
-                       bf16* C) {
-  if (N % 8 == 0) {
-    launch_ring<StagedStore>("staged_store_gemm", &ring_gemm_kernel<StagedStore>, TileSchedule{}, M,
-                             N, K, alpha, A, B, beta, C);
-  } else {
-    detail::registers_gemm("staged_store_gemm", TileSchedule{}, M, N, K, alpha, A, B, beta, C);
-  }
-}
-//! [staged_store]
 
 //! [headline]
 // The lesson's headline, rung 6: tiles in bands of 16 tile rows. Stream-K for the last wave (the
@@ -75,22 +58,6 @@ void portable_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* 
 //! [portable]
 
 namespace detail {
-namespace {
-// A rung whose launcher falls back to the register epilogue (N % 8 != 0) needs what either kernel
-// needs.
-template <class Cfg>
-Rung with_register_fallback(Rung r) {
-  const Rung registers = registers_gemm_rung(r);
-  r = describing<Cfg>(r);
-  r.threads = std::max(r.threads, registers.threads);
-  r.smem_bytes = std::max(r.smem_bytes, registers.smem_bytes);
-  return r;
-}
-}  // namespace
-
-Rung staged_store_gemm_rung(Rung r) {
-  return with_register_fallback<StagedStore>(r);
-}
 Rung hopper_gemm_rung(Rung r) {
   return with_register_fallback<Headline>(r);
 }

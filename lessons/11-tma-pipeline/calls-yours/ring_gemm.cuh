@@ -15,6 +15,7 @@
 #include "consumers.cuh"
 #include "epilogue.cuh"
 #include "hopper_ptx.cuh"
+#include "launch_support.hpp"
 #include "pipeline_exercises.cuh"
 #include "ring_storage.cuh"
 #include "stream_k.hpp"
@@ -32,6 +33,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace lesson11 {
 
@@ -323,39 +325,31 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 //! [ring_kernel]
 
 // ---- the launch ---------------------------------------------------------------------------------
-// Defined once, in pipeline_launchers.cuh.
+// Defined once, in pipeline_gemm.cu (the helpers that call nothing of yours are in
+// launch_support.hpp).
 namespace detail {
 /// Before a first launch: the GPU can run the kernel (`wgmma`: compute capability 9.0 and sm_90a
 /// code; else any GPU with TMA), and the ring's protocol is sound.
 void require_ready(const char* kernel, bool wgmma, int stages, int consumer_warps, int block_m,
                    int block_n);
-/// A tensor map of a row-major bf16 matrix, kept by (address, shape, box).
-const CUtensorMap* tensor_map(const void* base, int rows, int cols, int box_rows, int box_cols);
-/// The SMs of the current device.
-int sm_count();
 /// The kernels' parameters for `block_m` x `block_n` tiles and `consumer_warps` releasing warps.
 GemmParams make_params(int M, int N, int K, float alpha, float beta, bf16* C, int block_m,
                        int block_n, int consumer_warps);
 
-/// Stream-K's workspace, allocated once and kept: `slots` tiles of `slot_floats` FP32 sums, and
-/// `flags` flags, all zero when first allocated.
-struct StreamKWorkspace {
-  float* partials = nullptr;
-  std::uint32_t* flags = nullptr;
-  std::uint32_t epoch = 0;  ///< a value the flags have never held: this launch's
-};
-/// The workspace for a launch (grown when a launch needs more), with a new epoch.
-StreamKWorkspace stream_k_workspace(int slots, int slot_floats, int flags);
-
-/// The table's entries of rungs 5 and 6 and of the portable rung, with what their kernels ask of an
-/// SM: defined with them, in hopper_gemm.cu.
-Rung staged_store_gemm_rung(Rung r);
+/// An entry of the table of rungs: rung `step` of the ladder, a wgmma rung (compute capability 9.0,
+/// sm_90a code) until the entry says otherwise. Defined in pipeline_gemm.cu.
+Rung rung(int step, const char* name, const char* what, Bf16Launcher run);
+/// The table's entries of rungs 1 to 5, with what their kernels ask of an SM: defined with them, in
+/// pipeline_gemm_part2.cu.
+std::vector<Rung> rungs_1_to_5();
+/// The table's entries of the headline and of the portable rung: defined with them, in
+/// hopper_gemm.cu.
 Rung hopper_gemm_rung(Rung r);
 Rung portable_gemm_rung(Rung r);
 
 /// Rungs 3 and 4's kernel (wgmma, the epilogue from registers) walking the tiles as `schedule`
-/// says: the last rungs' fallback when N % 8 != 0, defined with rungs 3 and 4 in
-/// pipeline_launchers.cuh; and what it asks of an SM.
+/// says: the later rungs' fallback when N % 8 != 0, defined in pipeline_gemm.cu; and what it
+/// asks of an SM.
 void registers_gemm(const char* name, TileSchedule schedule, int M, int N, int K, float alpha,
                     const bf16* A, const bf16* B, float beta, bf16* C);
 Rung registers_gemm_rung(Rung r);
@@ -485,5 +479,18 @@ Rung describing(Rung r) {
   r.min_blocks = 1;
   return r;
 }
+
+namespace detail {
+/// What a rung that launches Cfg's kernel, and falls back to the register epilogue when N % 8 != 0
+/// (registers_gemm), asks of an SM: what either kernel needs.
+template <class Cfg>
+Rung with_register_fallback(Rung r) {
+  const Rung registers = registers_gemm_rung(r);
+  r = describing<Cfg>(r);
+  r.threads = std::max(r.threads, registers.threads);
+  r.smem_bytes = std::max(r.smem_bytes, registers.smem_bytes);
+  return r;
+}
+}  // namespace detail
 
 }  // namespace lesson11

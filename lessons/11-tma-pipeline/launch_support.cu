@@ -1,0 +1,160 @@
+// Lesson 11: what every launcher of the lesson (and of its lab) uses that does not call your code:
+// which GPU runs which rungs, the tensor maps, the bound on every wait and stream-K's workspace.
+// Given code, compiled once (it does not include your file): a save does not recompile it.
+#include "launch_support.hpp"
+#include "tensor_map.hpp"
+#include "tma_pipeline.hpp"
+
+#include "common/check.hpp"
+#include "common/device.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+namespace lesson11 {
+
+std::string hopper_support_error(const course::DeviceInfo& info) {
+  if (!info.present) return info.reason;
+  if (info.cc() == 90) return "";
+  return "the wgmma rungs need compute capability 9.0 (Hopper: wgmma and setmaxnreg, compiled "
+         "for sm_90a); " +
+         info.name + " is " + course::cc_string(info.cc()) +
+         ": it runs the portable rung (TMA, mbarrier, ldmatrix, mma.sync)";
+}
+
+std::string tma_support_error(const course::DeviceInfo& info) {
+  if (!info.present) return info.reason;
+  if (info.cc() >= 90) return "";
+  return "lesson 11 needs TMA, which compute capability 9.0 and newer have (H100, H200, B200, RTX "
+         "50 series); " +
+         info.name + " is " + course::cc_string(info.cc());
+}
+
+namespace detail {
+
+// Encoding a tensor map takes microseconds; the timing loops call a launcher with the same
+// matrices again and again, so maps are kept by (address, shape, box).
+const CUtensorMap* tensor_map(const void* base, int rows, int cols, int box_rows, int box_cols) {
+  static std::mutex mutex;
+  static std::map<std::tuple<const void*, int, int, int, int>, CUtensorMap> maps;
+  std::lock_guard<std::mutex> lock(mutex);
+  const auto key = std::make_tuple(base, rows, cols, box_rows, box_cols);
+  auto found = maps.find(key);
+  if (found == maps.end()) {
+    if (maps.size() > 64) maps.clear();  // freed and reused addresses must not pile up
+    found = maps.emplace(key, make_tensor_map_2d(base, rows, cols, box_rows, box_cols)).first;
+  }
+  return &found->second;
+}
+
+int sm_count() {
+  return course::current_device_info().limits.sm_count;
+}
+
+//! [wait_limit]
+namespace {
+ptx::WaitReport* wait_report_host = nullptr;
+
+// What a kernel's expired wait reported, for the error message of the failed launch.
+std::string expired_wait_note() {
+  const volatile ptx::WaitReport* r = wait_report_host;
+  if (r == nullptr || r->where == 0) return "";
+  const std::uint32_t where = r->where;
+  const std::string stage = std::to_string((where >> 3) & 0x1FFF),
+                    parity = std::to_string((where >> 2) & 1);
+  const std::string limit = std::to_string(wait_limit().ns / 1000000);
+  const std::string who = " in block " + std::to_string(r->block) + " (thread " +
+                          std::to_string(where >> 16) + ") gave up after " + limit + " ms: ";
+  switch (static_cast<ptx::Waiter>(where & 3)) {
+    case ptx::Waiter::kFull:
+      return "a wait that never ended: the consumers' wait on the full barrier of stage " + stage +
+             " for its phase of parity " + parity + who +
+             "that k-block never landed (the parity names a phase that never completes, or "
+             "stage_tx_bytes announces more bytes than TMA brings)";
+    case ptx::Waiter::kEmpty:
+      return "a wait that never ended: the producer's wait on the empty barrier of stage " + stage +
+             " for its phase of parity " + parity + who +
+             "the consumers never released the stage (the parity names a phase that never "
+             "completes, or empty_barrier_arrivals asks for more arrivals than the consumer warps "
+             "make)";
+    case ptx::Waiter::kFlag:
+      return "a wait that never ended: a split tile's finisher waited for the partial sums of "
+             "block " +
+             stage + who + "that block never handed them over";
+  }
+  return "";
+}
+}  // namespace
+
+// Every wait of the kernels gives up after a second (COURSE_WAIT_LIMIT_S seconds, at most 4, when
+// set) and
+// leaves its report in one block of mapped host memory, which the error message of the failed
+// launch reads.
+ptx::WaitLimit wait_limit() {
+  static const ptx::WaitLimit limit = [] {
+    ptx::WaitLimit l;
+    if (const char* s = std::getenv("COURSE_WAIT_LIMIT_S"); s != nullptr && std::atof(s) > 0) {
+      l.ns = static_cast<std::uint32_t>(std::min(std::atof(s), 4.0) * 1e9);  // the timer's 32 bits
+    }
+    void* host = nullptr;
+    CUDA_CHECK(cudaHostAlloc(&host, sizeof(ptx::WaitReport), cudaHostAllocMapped));
+    std::memset(host, 0, sizeof(ptx::WaitReport));
+    wait_report_host = static_cast<ptx::WaitReport*>(host);
+    void* device = nullptr;
+    CUDA_CHECK(cudaHostGetDevicePointer(&device, host, 0));
+    l.report = static_cast<ptx::WaitReport*>(device);
+    course::add_failure_note(&expired_wait_note);
+    return l;
+  }();
+  return limit;
+}
+//! [wait_limit]
+
+//! [stream_k_workspace]
+// One workspace for every stream-K launch of the process, grown when a launch needs more and never
+// given back (the driver frees it at exit). Launches on one stream run one after the other, so one
+// launch's pieces never meet the next one's; the flags are not reset between launches: each launch
+// waits for its own epoch, a value no flag has held before.
+StreamKWorkspace stream_k_workspace(int slots, int slot_floats, int flags) {
+  static std::mutex mutex;
+  static float* partials = nullptr;
+  static std::uint32_t* flag_words = nullptr;
+  static std::size_t partial_capacity = 0, flag_capacity = 0;
+  static std::uint32_t epoch = 0;
+  std::lock_guard<std::mutex> lock(mutex);
+  // At least one tile of sums per SM, so that the first launch's size usually serves them all.
+  const std::size_t floats =
+      static_cast<std::size_t>(std::max(slots, sm_count())) * static_cast<std::size_t>(slot_floats);
+  const std::size_t words = static_cast<std::size_t>(std::max(flags, sm_count()));
+  if (floats > partial_capacity || words > flag_capacity) {
+    // cudaFree waits for the GPU to be idle: no kernel is still using the old workspace.
+    if (partials != nullptr) CUDA_CHECK(cudaFree(partials));
+    if (flag_words != nullptr) CUDA_CHECK(cudaFree(flag_words));
+    partials = nullptr, flag_words = nullptr;
+    partial_capacity = flag_capacity = 0;
+    CUDA_CHECK(cudaMalloc(&partials, floats * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&flag_words, words * sizeof(std::uint32_t)));
+    CUDA_CHECK(cudaMemset(flag_words, 0, words * sizeof(std::uint32_t)));
+    partial_capacity = floats, flag_capacity = words;
+    epoch = 0;
+  }
+  if (++epoch == 0) {  // after 2^32 launches: start again from zeroed flags
+    CUDA_CHECK(cudaMemset(flag_words, 0, flag_capacity * sizeof(std::uint32_t)));
+    epoch = 1;
+  }
+  return StreamKWorkspace{partials, flag_words, epoch};
+}
+//! [stream_k_workspace]
+
+}  // namespace detail
+
+}  // namespace lesson11
