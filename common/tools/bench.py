@@ -238,6 +238,9 @@ def main():
         # Sustained: the headline alone (its check ran in the burst run of the same build).
         extra = (["--regime", "sustained", "--sustained-ms", str(args.sustained_ms),
                   "--headline-only"] if regime == "sustained" else [])
+        # The lesson's sweep (its record's `sweep` size, burst): the variants its chapter compares.
+        if regime == "burst" and size == lesson.sweep and not given.get(lesson.precision):
+            extra = ["--sweep"]
         rc, lines, out = run_json([str(exe), *size_args(size), "--json", "--reps", str(args.reps),
                                    *extra])
         if rc != 0:

@@ -137,6 +137,7 @@ class Lesson:
         self.ragged_args = record.measure.ragged
         self.sanitize = list(record.measure.sanitize)
         self.bench = list(record.measure.bench)
+        self.sweep = record.measure.sweep
         self.metrics = [(m.name, m.shows) for m in record.metric]
         self.tasks = [Task(i, t.title, t.tag, t.regions) for i, t in enumerate(record.task, 1)]
 
@@ -273,6 +274,9 @@ def record_problems(num, slug, record, where):
         if parse_shape(s) is None:
             problems.append(f"{where} [measure]: bench entry {s!r} is neither a size \"4096\" nor "
                             f"a shape \"MxNxK\"")
+    if "sweep" in measure and measure["sweep"] not in measure.get("bench", []):
+        problems.append(f"{where} [measure]: sweep {measure['sweep']!r} is not one of the bench "
+                        f"sizes")
     if _is(measure.get("ragged"), STR):
         try:
             shlex.split(measure["ragged"])

@@ -28,6 +28,11 @@ class Measure:
     """The sizes ("4096": M = N = K) or shapes ("8192x7168x2048": M x N x K) that `make bench`
     times; default 1024, 2048, 4096 (FP32) or 4096, 8192 (bf16)."""
 
+    sweep: Optional[str] = None
+    """One of the `bench` sizes at which `make bench` also passes `--sweep` (burst regime): the
+    lesson program then checks and times the variants the chapter compares (lesson 11's lab), and
+    their lines are recorded like the ladder's. None: no sweep."""
+
 
 @dataclasses.dataclass
 class Metric:
