@@ -117,6 +117,8 @@ def main():
     ap.add_argument("--bf16-sizes", default="", help="the same for the bf16 lessons (default: "
                     "each record's bench list, else 4096,8192)")
     ap.add_argument("--lessons", default="", help="only these lessons (e.g. 3,5)")
+    ap.add_argument("--only-sizes", default="", help="of the chosen lessons' sizes, only these "
+                    "(e.g. 16384,4000): the lines of the others stay as they are")
     ap.add_argument("--mine", action="store_true",
                     help="also bench your exercise builds, into OUT/mine/ (git ignores it)")
     ap.add_argument("--rest", type=float, default=2.0, help="seconds of rest between runs")
@@ -147,6 +149,14 @@ def main():
 
     def sizes_of(lesson):
         return given.get(lesson.precision) or lesson.bench or DEFAULT_SIZES[lesson.precision]
+
+    only = parse_sizes(args.only_sizes, "--only-sizes") if args.only_sizes else []
+    if only is None:
+        return 2
+
+    def run_sizes(lesson):
+        """The sizes measured now: the lesson's, or those of them --only-sizes names."""
+        return [x for x in sizes_of(lesson) if not only or shape_value(x) in map(shape_value, only)]
 
     info = probe_gpu(build)
     if info is not None:
@@ -192,7 +202,7 @@ def main():
     # The day each lesson's lines were measured: today for these (and lesson 01's ceilings).
     meta["dates_of"] = {num: meta["date"] for num in ["01"] + [l.num for l in lessons]}
     builds = ["solution"] + (["mine"] if args.mine else [])
-    runs = [(l, s, b, r) for l in lessons for r in regimes for s in sizes_of(l) for b in builds]
+    runs = [(l, s, b, r) for l in lessons for r in regimes for s in run_sizes(l) for b in builds]
     stored = [dict(c, size=None, build="solution") for c in ceilings + method]
     failed = 0
     rows = []
@@ -219,8 +229,17 @@ def main():
                     if num in (old.get("sizes_of") or {}):
                         meta["sizes_of"].setdefault(num, old["sizes_of"][num])
                 continue
-            if old.get("lesson") in (None, "01") or old["lesson"] in wanted:
+            if old.get("lesson") in (None, "01"):
                 continue
+            if old["lesson"] in wanted:
+                # A run replaces the lines it measures (the lesson, the size, the regime) and
+                # keeps the others of the lesson's sizes: what --only-sizes and --regimes leave.
+                lesson = records.resolve(old["lesson"])
+                shapes = {shape_value(x): x for x in sizes_of(lesson)}
+                measured = old.get("shape") in map(shape_value, run_sizes(lesson)) and \
+                    old.get("regime", "burst") in regimes
+                if measured or old.get("shape") not in shapes:
+                    continue
             kept.append(old)
 
     def write():
