@@ -192,11 +192,132 @@ def naive_measured_block(gpus):
                 f"cuBLAS, {float(l['tflops']):.2f} TFLOP/s in {float(l['ms']):.1f} ms at 4096³.")
 
 
+def _shape_text(l):
+    m, n, k = int(l["M"]), int(l["N"]), int(l["K"])
+    return f"{m}³" if m == n == k else f"{m} × {n} × {k}"
+
+
+def _cublas_range(lines):
+    beside = [float(l["cublas_tflops"]) for l in lines]
+    low, high = f"{min(beside):.1f}", f"{max(beside):.1f}"
+    return low if low == high else f"{low} to {high}"
+
+
+def _lesson_lines(gpu, num):
+    """Lesson `num`'s burst lines of the reference solution, by shape: {(M, N, K): [lines]}."""
+    out = {}
+    for l in gpu.all_sizes if gpu else []:
+        if l["lesson"] == num:
+            out.setdefault((int(l["M"]), int(l["N"]), int(l["K"])), []).append(l)
+    return out
+
+
+def _run_words(gpu):
+    return (f"the `make bench` run committed in `{gpu.rel}` ({gpu.gpu}, "
+            f"{gpu.meta.get('dates_of', {}).get('11') or gpu.meta.get('date', '?')}; burst: each "
+            "kernel checked against Eigen, then timed taking turns with cuBLAS bf16 in the same "
+            "process, median of 10 runs with a cold L2)")
+
+
+def l11_ladder_block(gpus):
+    """Chapter 11: the rungs at 2048³, 4096³ and 8192³ on the reference GPU."""
+    gpu = bookdata.reference_gpu(gpus)
+    by_shape = _lesson_lines(gpu, "11")
+    cubes = [(n, n, n) for n in (2048, 4096, 8192) if (n, n, n) in by_shape]
+    if not cubes:
+        return "No measurement of lesson 11 is committed in `book/data/` yet: `make bench` takes it."
+    # The rungs: the kernels the smallest cube has (the lab's variants are timed at one size).
+    rungs = [l["kernel"] for l in by_shape[cubes[0]]]
+    head = "| rung | kernel | " + " | ".join(f"{c[0]}³ TFLOP/s | % of cuBLAS" for c in cubes) + " |"
+    out = [wrap(f"From {_run_words(gpu)}. cuBLAS, timed beside each rung, measured "
+                + ", ".join(f"{_cublas_range(by_shape[c])} TFLOP/s at {c[0]}³" for c in cubes)
+                + ":"), "", head, "|---|---|" + "---|---|" * len(cubes)]
+    for step, kernel in enumerate(rungs, 1):
+        cells = []
+        for c in cubes:
+            l = next((x for x in by_shape[c] if x["kernel"] == kernel), None)
+            bold = "**" if l and l.get("headline") else ""
+            cells += ([f"{bold}{float(l['tflops']):.1f}{bold}",
+                       f"{bold}{float(l['pct_of_cublas']):.1f}%{bold}"] if l else ["–", "–"])
+        name = f"`{kernel}`"
+        out.append(f"| {step} | {name} | " + " | ".join(cells) + " |")
+    spreads = [100 * float(l.get("spread", 0)) for c in cubes for l in by_shape[c]
+               if l["kernel"] in rungs]
+    out += ["", wrap(f"Runs of the same kernel differ: the spreads of these rows (fastest to "
+                     f"slowest of the 10 runs) go from {min(spreads):.1f}% to {max(spreads):.1f}%; "
+                     "read differences of a point between neighbouring rungs with that in mind.")]
+    return "\n".join(out)
+
+
+def l11_lab_block(gpus):
+    """Chapter 11: the lab's variants at the sweep size, beside the headline, on the reference
+    GPU."""
+    gpu = bookdata.reference_gpu(gpus)
+    record = next((r for r in records.lessons() if r.num == "11"), None)
+    size = int(record.sweep) if record and record.sweep else 4096
+    by_shape = _lesson_lines(gpu, "11")
+    lines = by_shape.get((size, size, size), [])
+    smaller = [s for s in by_shape if s != (size, size, size)]
+    ladder = {l["kernel"] for s in smaller for l in by_shape[s]}
+    variants = [l for l in lines if l["kernel"] not in ladder]
+    if not variants:
+        return (f"No sweep of the lab at {size}³ is committed in `book/data/` yet: `make bench` "
+                "takes it (`make lesson-11 ARGS=--sweep` prints one).")
+    headline = next((l for l in lines if l.get("headline")), None)
+    out = [wrap(f"At {size}³, from {_run_words(gpu)}; cuBLAS measured {_cublas_range(lines)} "
+                "TFLOP/s beside them:"), "", "| kernel | TFLOP/s | % of cuBLAS | spread |",
+           "|---|---|---|---|"]
+    for l in ([headline] if headline else []) + variants:
+        name = f"**`{l['kernel']}`** (the headline)" if l is headline else l["kernel"]
+        out.append(f"| {name} | {float(l['tflops']):.1f} | {float(l['pct_of_cublas']):.1f}% | "
+                   f"{100 * float(l.get('spread', 0)):.1f}% |")
+    return "\n".join(out)
+
+
+def l11_shapes_block(gpus):
+    """Chapter 11: rung 5 and the headline at every shape of the record's bench list, burst and
+    sustained, on the reference GPU."""
+    gpu = bookdata.reference_gpu(gpus)
+    record = next((r for r in records.lessons() if r.num == "11"), None)
+    by_shape = _lesson_lines(gpu, "11")
+    if not record or not by_shape:
+        return "No measurement of lesson 11 is committed in `book/data/` yet: `make bench` takes it."
+    out = [wrap(f"From {_run_words(gpu)}; sustained: the headline and cuBLAS back to back at the "
+                "power cap, 1 s of GPU time each, taking turns in blocks:"), "",
+           "| shape (M × N × K) | `staged_store_gemm` (rung 5) | headline, burst | cuBLAS beside it "
+           "| headline, sustained | J per GEMM, headline / cuBLAS |", "|---|---|---|---|---|---|"]
+    missing = []
+    for shape in record.bench_shapes:
+        lines = by_shape.get(tuple(shape), [])
+        head = next((l for l in lines if l.get("headline")), None)
+        if head is None:
+            missing.append(_shape_text({"M": shape[0], "N": shape[1], "K": shape[2]}))
+            continue
+        rung5 = next((l for l in lines if l["kernel"] == "staged_store_gemm"), None)
+        held = gpu.sustained(head)
+        five = (f"{float(rung5['tflops']):.1f} TFLOP/s, {float(rung5['pct_of_cublas']):.1f}%"
+                if rung5 else "–")
+        sus = (f"{float(held['tflops']):.1f}, {float(held['pct_of_cublas']):.1f}%"
+               if held else "not measured")
+        joules = (f"{float(held['energy_j']):.3f} / {float(held['cublas_energy_j']):.3f}"
+                  if held and held.get("energy_j") and held.get("cublas_energy_j") else "–")
+        out.append(f"| {_shape_text(head)} | {five} | {float(head['tflops']):.1f} TFLOP/s, "
+                   f"{float(head['pct_of_cublas']):.1f}% | {float(head['cublas_tflops']):.1f} | "
+                   f"{sus} | {joules} |")
+    if missing:
+        out += ["", wrap(f"Not measured on the {gpu.gpu} in that run: {', '.join(missing)} "
+                         "(`make bench` times them).")]
+    return "\n".join(out)
+
+
 # The chapters' generated blocks: which file holds which (`make readme` rewrites them too).
 CHAPTER_GENERATORS = {
     "lessons/01-architecture/README.md": {"ceilings": ceilings_block},
     "lessons/03-naive/README.md": {"naive-floor": naive_floor_block,
                                    "naive-measured": naive_measured_block},
+    "lessons/11-tma-pipeline/README.md": {"l11-ladder": l11_ladder_block,
+                                          "l11-lab": l11_lab_block,
+                                          "l11-shapes": l11_shapes_block},
 }
 
 
