@@ -79,6 +79,25 @@ std::string hopper_support_error(const course::DeviceInfo& info);
 /// newer, where the portable rung runs), otherwise why not, in one line.
 std::string tma_support_error(const course::DeviceInfo& info);
 
+// What the launchers share, defined once per library: the table of rungs is built from these.
+namespace detail {
+/// Before a first launch: the GPU can run the kernel (`wgmma`: compute capability 9.0 and sm_90a
+/// code; else any GPU with TMA), and the ring's protocol is sound (calls-yours/pipeline_gemm.cpp).
+void require_ready(const char* kernel, bool wgmma, int stages, int consumer_warps, int block_m,
+                   int block_n);
+/// An entry of the table of rungs: rung `step` of the ladder, a wgmma rung (compute capability 9.0,
+/// sm_90a code) until the entry says otherwise (calls-yours/pipeline_gemm.cpp).
+Rung rung(int step, const char* name, const char* what, Bf16Launcher run);
+/// The table's entries of rungs 1 to 5, with what their kernels ask of an SM: defined with them, in
+/// calls-yours/pipeline_gemm_part2.cu.
+std::vector<Rung> rungs_1_to_5();
+/// The table's entries of the headline and of the portable rung, and of rungs 3 and 4's kernel:
+/// defined with them, in calls-yours/hopper_gemm.cu.
+Rung hopper_gemm_rung(Rung r);
+Rung portable_gemm_rung(Rung r);
+Rung registers_gemm_rung(Rung r);
+}  // namespace detail
+
 /// Your functions of pipeline_exercises.cuh as the lesson's library compiled them, for the grader
 /// (which is compiled once and linked against the exercise or the solution library).
 namespace compiled {

@@ -31,6 +31,11 @@ struct Headline : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kStreamed> {
 using Portable = RingConfig<MmaSyncConsumer<128, 128>, 3, Epilogue::kRegisters>;
 //! [portable_config]
 
+// Rungs 3 and 4, and the later rungs' fallback when N % 8 != 0: the ring with two wgmma consumer
+// warpgroups on 128 x 256 tiles and the epilogue from registers; the producer keeps 40 registers
+// and the consumers get 232 (40 x 128 + 232 x 256 = 64512 of the SM's 65536).
+using Specialized = RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kRegisters>;
+
 }  // namespace
 
 //! [headline]
@@ -58,6 +63,27 @@ void portable_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* 
 //! [portable]
 
 namespace detail {
+GemmParams make_params(int M, int N, int K, float alpha, float beta, bf16* C, int block_m,
+                       int block_n, int consumer_warps) {
+  GemmParams p;
+  p.M = M, p.N = N, p.K = K, p.alpha = alpha, p.beta = beta, p.C = C;
+  p.tiles_m = (M + block_m - 1) / block_m;
+  p.tiles_n = (N + block_n - 1) / block_n;
+  p.group = 8;
+  p.stage_bytes = stage_tx_bytes(block_m, block_n, 64);
+  p.empty_arrivals = empty_barrier_arrivals(consumer_warps);
+  p.limit = wait_limit();
+  return p;
+}
+
+void registers_gemm(const char* name, TileSchedule schedule, int M, int N, int K, float alpha,
+                    const bf16* A, const bf16* B, float beta, bf16* C) {
+  launch_ring<Specialized>(name, &ring_gemm_kernel<Specialized>, schedule, M, N, K, alpha, A, B,
+                           beta, C);
+}
+Rung registers_gemm_rung(Rung r) {
+  return describing<Specialized>(r);
+}
 Rung hopper_gemm_rung(Rung r) {
   return with_register_fallback<Headline>(r);
 }

@@ -41,7 +41,7 @@ void launch_tma_wgmma(const char* name, int M, int N, int K, float alpha, const 
 
 //! [configs]
 // Rungs 1 and 2: one warpgroup loads and multiplies 64 x 128 tiles, with 1 or 4 stages. Rungs 3
-// and 4 are the ring of pipeline_gemm.cu with the epilogue from registers (Specialized);
+// and 4 are the ring of hopper_gemm.cu with the epilogue from registers (Specialized);
 // rung 5 the same ring with the staged epilogue: the whole 64 KiB staging tile takes a stage's
 // room, so 3 stages.
 using OneStage = TmaWgmmaConfig<128, 1>;

@@ -325,34 +325,19 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 //! [ring_kernel]
 
 // ---- the launch ---------------------------------------------------------------------------------
-// Defined once, in pipeline_gemm.cu (the helpers that call nothing of yours are in
-// launch_support.hpp).
+// The checks before a first launch and the table's helpers are declared in tma_pipeline.hpp; the
+// helpers that call nothing of yours in launch_support.hpp.
 namespace detail {
-/// Before a first launch: the GPU can run the kernel (`wgmma`: compute capability 9.0 and sm_90a
-/// code; else any GPU with TMA), and the ring's protocol is sound.
-void require_ready(const char* kernel, bool wgmma, int stages, int consumer_warps, int block_m,
-                   int block_n);
-/// The kernels' parameters for `block_m` x `block_n` tiles and `consumer_warps` releasing warps.
+/// The kernels' parameters for `block_m` x `block_n` tiles and `consumer_warps` releasing warps:
+/// defined in hopper_gemm.cu.
 GemmParams make_params(int M, int N, int K, float alpha, float beta, bf16* C, int block_m,
                        int block_n, int consumer_warps);
 
-/// An entry of the table of rungs: rung `step` of the ladder, a wgmma rung (compute capability 9.0,
-/// sm_90a code) until the entry says otherwise. Defined in pipeline_gemm.cu.
-Rung rung(int step, const char* name, const char* what, Bf16Launcher run);
-/// The table's entries of rungs 1 to 5, with what their kernels ask of an SM: defined with them, in
-/// pipeline_gemm_part2.cu.
-std::vector<Rung> rungs_1_to_5();
-/// The table's entries of the headline and of the portable rung: defined with them, in
-/// hopper_gemm.cu.
-Rung hopper_gemm_rung(Rung r);
-Rung portable_gemm_rung(Rung r);
-
 /// Rungs 3 and 4's kernel (wgmma, the epilogue from registers) walking the tiles as `schedule`
-/// says: the later rungs' fallback when N % 8 != 0, defined in pipeline_gemm.cu; and what it
+/// says: the later rungs' fallback when N % 8 != 0, defined in hopper_gemm.cu; and what it
 /// asks of an SM.
 void registers_gemm(const char* name, TileSchedule schedule, int M, int N, int K, float alpha,
                     const bf16* A, const bf16* B, float beta, bf16* C);
-Rung registers_gemm_rung(Rung r);
 }  // namespace detail
 
 /// The signature of the kernels launched here.

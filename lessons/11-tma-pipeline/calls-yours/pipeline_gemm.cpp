@@ -1,22 +1,16 @@
-// Lesson 11: the table of rungs, what every launcher does with your code before its first launch
-// and rungs 3 and 4's kernel, which the later rungs fall back to when N % 8 != 0. Given code that
-// calls yours, compiled into both the exercise and the solution library, each time with that
-// library's pipeline_exercises.cuh. The headline and the portable rung are in hopper_gemm.cu, rungs
-// 1 to 5 in pipeline_gemm_part2.cu; what calls nothing of yours in launch_support.cu. Before its
-// first launch a launcher checks your ring on the CPU model (ring_model.hpp) and your expected byte
-// count against the boxes it asks TMA for, so a protocol mistake is an error message, not a hung
-// GPU.
+// Lesson 11: the table of rungs and what every launcher does with your code before its first
+// launch. Given code that calls yours, compiled into both the exercise and the solution library,
+// each time with that library's pipeline_exercises.cuh: plain C++, no kernel, so that a save
+// compiles it in a moment. The headline, the portable rung and rungs 3
+// and 4's kernel are in hopper_gemm.cu, rungs 1 to 5 in pipeline_gemm_part2.cu; what calls nothing
+// of yours in launch_support.cu. Before its first launch a launcher checks your ring on the CPU
+// model (ring_model.hpp) and your expected byte count against the boxes it asks TMA for, so a
+// protocol mistake is an error message, not a hung GPU.
 #include "pipeline_exercises.cuh"
-#include "ring_gemm.cuh"  // the helpers defined here, shared with the other launchers
 #include "ring_model.hpp"
-#include "stream_k.hpp"
 #include "tma_pipeline.hpp"
 
-#include "common/check.hpp"
 #include "common/device.hpp"
-#include "common/gemm.hpp"
-
-#include <cuda_runtime.h>
 
 #include <cstdint>
 #include <map>
@@ -24,20 +18,12 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace lesson11 {
 
-namespace {
-
-// Rungs 3 and 4, and the later rungs' fallback: the ring with two wgmma consumer warpgroups on
-// 128 x 256 tiles and the epilogue from registers; the producer keeps 40 registers and the
-// consumers get 232 (40 x 128 + 232 x 256 = 64512 of the SM's 65536).
-using Specialized = RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kRegisters>;
-
-}  // namespace
-
 // The launchers' helpers, shared with the launchers compiled in other files (declared in
-// ring_gemm.cuh).
+// tma_pipeline.hpp).
 namespace detail {
 
 //! [ring_check]
@@ -75,28 +61,6 @@ void require_ready(const char* kernel, bool wgmma, int stages, int consumer_warp
   }
 }
 //! [ring_check]
-
-GemmParams make_params(int M, int N, int K, float alpha, float beta, bf16* C, int block_m,
-                       int block_n, int consumer_warps) {
-  GemmParams p;
-  p.M = M, p.N = N, p.K = K, p.alpha = alpha, p.beta = beta, p.C = C;
-  p.tiles_m = (M + block_m - 1) / block_m;
-  p.tiles_n = (N + block_n - 1) / block_n;
-  p.group = 8;
-  p.stage_bytes = stage_tx_bytes(block_m, block_n, 64);
-  p.empty_arrivals = empty_barrier_arrivals(consumer_warps);
-  p.limit = wait_limit();
-  return p;
-}
-
-void registers_gemm(const char* name, TileSchedule schedule, int M, int N, int K, float alpha,
-                    const bf16* A, const bf16* B, float beta, bf16* C) {
-  launch_ring<Specialized>(name, &ring_gemm_kernel<Specialized>, schedule, M, N, K, alpha, A, B,
-                           beta, C);
-}
-Rung registers_gemm_rung(Rung r) {
-  return describing<Specialized>(r);
-}
 
 Rung rung(int step, const char* name, const char* what, Bf16Launcher run) {
   Rung r;
