@@ -124,13 +124,20 @@ def _ceiling(gpu, what):
     return line if line and line.get("value") else None
 
 
+def _cublas_range(lines):
+    """The cuBLAS figures timed beside `lines`: "51.1", or "50.6 to 51.1" TFLOP/s."""
+    beside = [float(l["cublas_tflops"]) for l in lines]
+    low, high = f"{min(beside):.1f}", f"{max(beside):.1f}"
+    return low if low == high else f"{low} to {high}"
+
+
 def ceilings_block(gpus):
     """Chapter 01: the ceilings `make bench` measured on the reference GPU."""
     gpu = bookdata.reference_gpu(gpus)
     copy, sgemm = _ceiling(gpu, "copy_bandwidth"), _ceiling(gpu, "cublas_sgemm")
     if not copy or not sgemm:
         return "No ceilings are committed in `book/data/` yet: `make bench` on a GPU measures them."
-    beside = [float(l["cublas_tflops"]) for l in gpu.all_sizes
+    beside = [l for l in gpu.all_sizes
               if l["precision"] == "fp32" and l["M"] == l["N"] == l["K"] == 4096]
     text = (f"The `make bench` run committed in `{gpu.rel}` ({gpu.gpu}, "
             f"{gpu.meta.get('date', '?')}) measured {float(copy['value']):.1f} GB/s "
@@ -143,8 +150,7 @@ def ceilings_block(gpus):
                  else "after it")
         text += (" cuBLAS SGEMM is timed again next to every kernel of lessons 03 to 09, in the same "
                  f"process, {turns}, and is the 100% of their \"% of cuBLAS\": "
-                 + (f"{min(beside):.1f}" if f"{min(beside):.1f}" == f"{max(beside):.1f}" else
-                    f"{min(beside):.1f} to {max(beside):.1f}")
+                 + _cublas_range(beside)
                  + " TFLOP/s at 4096³ in `book/data/` "
                  "(burst).")
     return wrap(text)
@@ -192,17 +198,6 @@ def naive_measured_block(gpus):
                 f"cuBLAS, {float(l['tflops']):.2f} TFLOP/s in {float(l['ms']):.1f} ms at 4096³.")
 
 
-def _shape_text(l):
-    m, n, k = int(l["M"]), int(l["N"]), int(l["K"])
-    return f"{m}³" if m == n == k else f"{m} × {n} × {k}"
-
-
-def _cublas_range(lines):
-    beside = [float(l["cublas_tflops"]) for l in lines]
-    low, high = f"{min(beside):.1f}", f"{max(beside):.1f}"
-    return low if low == high else f"{low} to {high}"
-
-
 def _lesson_lines(gpu, num):
     """Lesson `num`'s burst lines of the reference solution, by shape: {(M, N, K): [lines]}."""
     out = {}
@@ -212,9 +207,10 @@ def _lesson_lines(gpu, num):
     return out
 
 
-def _run_words(gpu):
+def _run_words(gpu, num):
+    """Which run lesson `num`'s figures come from, and how it timed them."""
     return (f"the `make bench` run committed in `{gpu.rel}` ({gpu.gpu}, "
-            f"{gpu.meta.get('dates_of', {}).get('11') or gpu.meta.get('date', '?')}; burst: each "
+            f"{gpu.meta.get('dates_of', {}).get(num) or gpu.meta.get('date', '?')}; burst: each "
             "kernel checked against Eigen, then timed taking turns with cuBLAS bf16 in the same "
             "process, median of 10 runs with a cold L2)")
 
@@ -229,7 +225,7 @@ def l11_ladder_block(gpus):
     # The rungs: the kernels the smallest cube has (the lab's variants are timed at one size).
     rungs = [l["kernel"] for l in by_shape[cubes[0]]]
     head = "| rung | kernel | " + " | ".join(f"{c[0]}³ TFLOP/s | % of cuBLAS" for c in cubes) + " |"
-    out = [wrap(f"From {_run_words(gpu)}. cuBLAS, timed beside each rung, measured "
+    out = [wrap(f"From {_run_words(gpu, '11')}. cuBLAS, timed beside each rung, measured "
                 + ", ".join(f"{_cublas_range(by_shape[c])} TFLOP/s at {c[0]}³" for c in cubes)
                 + ":"), "", head, "|---|---|" + "---|---|" * len(cubes)]
     for step, kernel in enumerate(rungs, 1):
@@ -239,8 +235,7 @@ def l11_ladder_block(gpus):
             bold = "**" if l and l.get("headline") else ""
             cells += ([f"{bold}{float(l['tflops']):.1f}{bold}",
                        f"{bold}{float(l['pct_of_cublas']):.1f}%{bold}"] if l else ["–", "–"])
-        name = f"`{kernel}`"
-        out.append(f"| {step} | {name} | " + " | ".join(cells) + " |")
+        out.append(f"| {step} | `{kernel}` | " + " | ".join(cells) + " |")
     spreads = [100 * float(l.get("spread", 0)) for c in cubes for l in by_shape[c]
                if l["kernel"] in rungs]
     out += ["", wrap(f"Runs of the same kernel differ: the spreads of these rows (fastest to "
@@ -253,8 +248,8 @@ def l11_lab_block(gpus):
     """Chapter 11: the lab's variants at the sweep size, beside the headline, on the reference
     GPU."""
     gpu = bookdata.reference_gpu(gpus)
-    record = next((r for r in records.lessons() if r.num == "11"), None)
-    size = int(record.sweep) if record and record.sweep else 4096
+    record = records.resolve("11")
+    size = int(record.sweep or 4096)
     by_shape = _lesson_lines(gpu, "11")
     lines = by_shape.get((size, size, size), [])
     smaller = [s for s in by_shape if s != (size, size, size)]
@@ -264,8 +259,8 @@ def l11_lab_block(gpus):
         return (f"No sweep of the lab at {size}³ is committed in `book/data/` yet: `make bench` "
                 "takes it (`make lesson-11 ARGS=--sweep` prints one).")
     headline = next((l for l in lines if l.get("headline")), None)
-    out = [wrap(f"At {size}³, from {_run_words(gpu)}; cuBLAS measured {_cublas_range(lines)} "
-                "TFLOP/s beside them:"), "", "| kernel | TFLOP/s | % of cuBLAS | spread |",
+    out = [wrap(f"At {size}³, from {_run_words(gpu, '11')}; cuBLAS measured "
+                f"{_cublas_range(lines)} TFLOP/s beside them:"), "", "| kernel | TFLOP/s | % of cuBLAS | spread |",
            "|---|---|---|---|"]
     for l in ([headline] if headline else []) + variants:
         name = f"**`{l['kernel']}`** (the headline)" if l is headline else l["kernel"]
@@ -278,12 +273,12 @@ def l11_shapes_block(gpus):
     """Chapter 11: rung 5 and the headline at every shape of the record's bench list, burst and
     sustained, on the reference GPU."""
     gpu = bookdata.reference_gpu(gpus)
-    record = next((r for r in records.lessons() if r.num == "11"), None)
+    record = records.resolve("11")
     by_shape = _lesson_lines(gpu, "11")
-    if not record or not by_shape:
+    if not by_shape:
         return "No measurement of lesson 11 is committed in `book/data/` yet: `make bench` takes it."
-    out = [wrap(f"From {_run_words(gpu)}; sustained: the headline and cuBLAS back to back at the "
-                "power cap, 1 s of GPU time each, taking turns in blocks:"), "",
+    out = [wrap(f"From {_run_words(gpu, '11')}; sustained: the headline and cuBLAS back to back at "
+                "the power cap, 1 s of GPU time each, taking turns in blocks:"), "",
            "| shape (M × N × K) | `staged_store_gemm` (rung 5) | headline, burst | cuBLAS beside it "
            "| headline, sustained | J per GEMM, headline / cuBLAS |", "|---|---|---|---|---|---|"]
     missing = []
@@ -291,7 +286,7 @@ def l11_shapes_block(gpus):
         lines = by_shape.get(tuple(shape), [])
         head = next((l for l in lines if l.get("headline")), None)
         if head is None:
-            missing.append(_shape_text({"M": shape[0], "N": shape[1], "K": shape[2]}))
+            missing.append(bookdata.sizes_text([dict(zip("MNK", shape))]))
             continue
         rung5 = next((l for l in lines if l["kernel"] == "staged_store_gemm"), None)
         held = gpu.sustained(head)
@@ -301,7 +296,7 @@ def l11_shapes_block(gpus):
                if held else "not measured")
         joules = (f"{float(held['energy_j']):.3f} / {float(held['cublas_energy_j']):.3f}"
                   if held and held.get("energy_j") and held.get("cublas_energy_j") else "–")
-        out.append(f"| {_shape_text(head)} | {five} | {float(head['tflops']):.1f} TFLOP/s, "
+        out.append(f"| {bookdata.sizes_text([head])} | {five} | {float(head['tflops']):.1f} TFLOP/s, "
                    f"{float(head['pct_of_cublas']):.1f}% | {float(head['cublas_tflops']):.1f} | "
                    f"{sus} | {joules} |")
     if missing:

@@ -235,10 +235,9 @@ def main():
                 # A run replaces the lines it measures (the lesson, the size, the regime) and
                 # keeps the others of the lesson's sizes: what --only-sizes and --regimes leave.
                 lesson = records.resolve(old["lesson"])
-                shapes = {shape_value(x): x for x in sizes_of(lesson)}
                 measured = old.get("shape") in map(shape_value, run_sizes(lesson)) and \
                     old.get("regime", "burst") in regimes
-                if measured or old.get("shape") not in shapes:
+                if measured or old.get("shape") not in map(shape_value, sizes_of(lesson)):
                     continue
             kept.append(old)
 
