@@ -454,13 +454,12 @@ void launch_ring_for_n(const char* name, TileSchedule schedule, int M, int N, in
 }
 //! [choose_epilogue]
 
-/// What a rung or a variant that launches Cfg's kernel (or, for N % 8 != 0, Alt's) asks of an SM,
-/// for the tables: the more threads and shared memory of the two, and their __launch_bounds__
-/// promise of one block per SM.
-template <class Cfg, class Alt = Cfg>
+/// What a rung that launches Cfg's kernel asks of an SM, for the tables: its threads, its shared
+/// memory and its __launch_bounds__ promise of one block per SM.
+template <class Cfg>
 Rung describing(Rung r) {
-  r.threads = std::max(Cfg::kThreads, Alt::kThreads);
-  r.smem_bytes = static_cast<std::size_t>(std::max(Cfg::kSmemBytes, Alt::kSmemBytes));
+  r.threads = Cfg::kThreads;
+  r.smem_bytes = static_cast<std::size_t>(Cfg::kSmemBytes);
   r.min_blocks = 1;
   return r;
 }
