@@ -4,7 +4,6 @@
 # right first line of diagnosis. Each plant replaces one exact piece of the solution; a solution
 # that no longer holds that piece stops the configuration, so the plants cannot silently vanish.
 set(course_l11 ${CMAKE_SOURCE_DIR}/lessons/11-tma-pipeline)
-file(GLOB course_l11_calls_yours CONFIGURE_DEPENDS ${course_l11}/calls-yours/*.cu)
 set(course_l11_solution ${CMAKE_SOURCE_DIR}/solutions/11-tma-pipeline/pipeline_exercises.cuh)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${course_l11_solution})
 file(READ ${course_l11_solution} course_l11_text)
@@ -22,7 +21,7 @@ function(course_plant11 name old new)
   file(WRITE ${dir}/pipeline_exercises.cuh.new "${planted}")
   # Rewritten only when it changes: an unchanged plant does not recompile.
   configure_file(${dir}/pipeline_exercises.cuh.new ${dir}/pipeline_exercises.cuh COPYONLY)
-  add_library(planted11_${name}_lib STATIC EXCLUDE_FROM_ALL ${course_l11_calls_yours}
+  add_library(planted11_${name}_lib STATIC EXCLUDE_FROM_ALL ${course_calls_yours_11}
                                            $<TARGET_OBJECTS:lesson11_given>)
   target_compile_definitions(planted11_${name}_lib PRIVATE COURSE_LESSON_ID="11"
                                                            COURSE_LESSON_MIN_CC=90)
