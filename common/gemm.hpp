@@ -1,7 +1,7 @@
 /// \file gemm.hpp
 /// \brief What every GEMM of the course computes, in which layout, and the shape preconditions
-/// every GEMM launcher checks before it launches. The host signature of each precision, GemmFn<P>,
-/// and the precisions' traits are in common/precision.hpp.
+/// every GEMM launcher checks before it launches. The host signature of each precision,
+/// GemmLauncher<P>, and the precisions' traits are in common/precision.hpp.
 ///
 /// Row-major everywhere: element (row, col) of an R x C matrix is at `row * C + col`.
 /// - FP32: `C = alpha * A * B + beta * C`, A is M x K, B is K x N, C is M x N.

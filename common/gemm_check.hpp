@@ -13,9 +13,26 @@
 #include "common/timing.hpp"
 #include "common/verify.hpp"
 
+#include <functional>
 #include <vector>
 
 namespace course {
+
+/// A GEMM of precision P as a value: GemmLauncher<P>'s signature (common/precision.hpp) held by a
+/// std::function, so that a lambda binding a handle or a configuration is one too. Every kernel of
+/// the course is checked and timed through one.
+template <class P>
+using GemmFn =
+    std::function<void(int M, int N, int K, float alpha, const typename P::Element* A,
+                       const typename P::Element* B, float beta, typename P::Element* C)>;
+
+/// P's cuBLAS baseline bound to `handle`, as a GemmFn (for the checking and timing helpers).
+template <class P>
+GemmFn<P> cublas_gemm_fn(cublasHandle_t handle) {
+  return [handle](int M, int N, int K, float alpha, const typename P::Element* A,
+                  const typename P::Element* B, float beta,
+                  typename P::Element* C) { P::cublas(handle, M, N, K, alpha, A, B, beta, C); };
+}
 
 /// The design's shape grid for precision P: 1x1x1, primes, non-square and non-tile-multiple
 /// shapes, beta == 0 and beta != 0, and (with `large`) shapes of 1024 and more. For a precision

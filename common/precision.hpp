@@ -6,16 +6,17 @@
 /// - course::Bf16: A (M x K), B (**N x K**, K-major) and C (M x N) in bf16, FP32 accumulation,
 ///   against cuBLAS bf16 (cublasGemmEx).
 ///
-/// Every helper of the harness takes a kernel of either precision: GemmFn<P> is the signature of
-/// a GEMM of precision P, and check_gemm(), bench_vs_cublas(), measure_kernels() and the rest are
-/// overloaded (or templated) on it, so the compiler picks the precision from the kernel.
+/// Every helper of the harness takes a kernel of either precision: GemmLauncher<P> is the signature
+/// of a GEMM of precision P as a plain function, GemmFn<P> (common/gemm_check.hpp) the same as a
+/// value, and check_gemm(), bench_vs_cublas(), measure_kernels() and the rest are overloaded (or
+/// templated) on it, so the compiler picks the precision from the kernel. This header is light
+/// (no `<functional>`): the kernels' files include it through common/variants.hpp, and it is
+/// compiled again with every save of an exercise.
 #pragma once
 
 #include "common/cublas_gemm.hpp"
 #include "common/gemm.hpp"
 #include "common/verify.hpp"
-
-#include <functional>
 
 namespace course {
 
@@ -68,24 +69,11 @@ struct Bf16 {
   }
 };
 
-/// The signature of a GEMM of precision P: (M, N, K, alpha, A, B, beta, C), device pointers,
-/// row-major, B laid out as P::kBLayout says. Every kernel of the course is launched through one.
-template <class P>
-using GemmFn =
-    std::function<void(int M, int N, int K, float alpha, const typename P::Element* A,
-                       const typename P::Element* B, float beta, typename P::Element* C)>;
-
-/// The same signature as a plain function pointer: a launcher in a lesson's table of variants.
+/// The signature of a GEMM of precision P, as a plain function pointer: (M, N, K, alpha, A, B,
+/// beta, C), device pointers, row-major, B laid out as P::kBLayout says. A launcher in a lesson's
+/// table of variants is one.
 template <class P>
 using GemmLauncher = void (*)(int M, int N, int K, float alpha, const typename P::Element* A,
                               const typename P::Element* B, float beta, typename P::Element* C);
-
-/// P's cuBLAS baseline bound to `handle`, as a GemmFn (for the checking and timing helpers).
-template <class P>
-GemmFn<P> cublas_gemm_fn(cublasHandle_t handle) {
-  return [handle](int M, int N, int K, float alpha, const typename P::Element* A,
-                  const typename P::Element* B, float beta,
-                  typename P::Element* C) { P::cublas(handle, M, N, K, alpha, A, B, beta, C); };
-}
 
 }  // namespace course

@@ -14,6 +14,13 @@
 #include <stdexcept>
 
 namespace course {
+
+std::string GemmShape::str() const {
+  std::ostringstream o;
+  o << "M=" << M << " N=" << N << " K=" << K << " alpha=" << alpha << " beta=" << beta;
+  return o.str();
+}
+
 namespace {
 
 using verify_detail::Cause;

@@ -16,7 +16,7 @@
 // gives the next hint.
 #pragma once
 
-#include "ring_model.hpp"  // RingSlot
+#include "ring_slot.hpp"  // RingSlot
 
 #include "common/todo.hpp"
 
@@ -58,7 +58,7 @@ COURSE_HD inline std::uint64_t make_smem_descriptor(std::uint32_t smem_address) 
 // waiting for parity 1 on a fresh barrier returns at once (the phase "before" phase 0 counts as
 // completed).
 
-// RingSlot (ring_model.hpp): a k-block's stage, and the parity of the phase to wait for.
+// RingSlot (ring_slot.hpp): a k-block's stage, and the parity of the phase to wait for.
 
 /// The consumers' wait for k-block `it`: its stage, and the parity of the phase of that stage's
 /// *full* barrier that completes when TMA has delivered k-block `it`.

@@ -18,7 +18,7 @@
 #pragma once
 
 #include "common/gemm.hpp"
-#include "common/precision.hpp"
+#include "common/gemm_check.hpp"  // GemmFn
 
 namespace lesson04 {
 

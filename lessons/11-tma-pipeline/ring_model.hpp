@@ -9,6 +9,8 @@
 // The launchers run it before their first launch; the grader runs it with many interleavings.
 #pragma once
 
+#include "ring_slot.hpp"
+
 #include "common/todo.hpp"  // COURSE_HD
 
 #include <cstdint>
@@ -18,12 +20,6 @@
 #include <vector>
 
 namespace lesson11 {
-
-/// Where k-block `it` lives and which phase of a stage's barrier a thread waits for.
-struct RingSlot {
-  int stage = 0;
-  std::uint32_t parity = 0;
-};
 
 /// A ring protocol, as functions: the three of pipeline_exercises.cuh.
 struct RingProtocol {

@@ -6,7 +6,6 @@
 // so on another GPU.
 #pragma once
 
-#include "ring_model.hpp"
 #include "stream_k.hpp"
 #include "tile_order.hpp"
 
@@ -23,6 +22,8 @@
 namespace lesson11 {
 
 using course::bf16;
+
+struct RingProtocol;  // ring_model.hpp
 
 /// The signature of every kernel of the lesson: course::GemmFn<course::Bf16>'s, as a plain
 /// function.
