@@ -64,11 +64,18 @@ $(BUILD)/CMakeCache.txt:
 
 configure: $(BUILD)/CMakeCache.txt
 
-# What lesson-N, grade-N, watch-N and the measuring targets run first: configure when needed, in
-# one line of output (setup's and CMake's own lines are not shown; their errors are).
+# Configure when needed, in one line of output (setup's and CMake's own lines are not shown; their
+# errors are): what `make test` runs first, and LESSON_READY below.
 CONFIGURE_QUIETLY = { [ -f $(BUILD)/CMakeCache.txt ] || \
   echo "configuring the build in $(BUILD)/ (first time only: setup, then CMake) ..."; \
   $(MAKE) --no-print-directory configure >/dev/null; }
+
+# What lesson-N, grade-N, watch-N and the measuring targets run first, before a first configure
+# only: the lesson's name checked (a wrong one prints the list and exits 2, configuring nothing),
+# then the configure. Once configured, course.py checks the name itself, and a save's grade starts
+# no extra Python.
+LESSON_READY = [ -f $(BUILD)/CMakeCache.txt ] || { $(COURSE) resolve '$*' >/dev/null || exit 2; \
+  $(CONFIGURE_QUIETLY) || exit 1; }
 
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -90,17 +97,15 @@ list:
 BUILD_OPTS = --build $(BUILD) --jobs $(JOBS)
 
 lesson-%:
-	@n=$$($(COURSE) resolve $*) || exit 2; \
-	$(CONFIGURE_QUIETLY) || exit 1; \
-	exec $(COURSE) run $$n $(BUILD_OPTS) $(if $(SOLUTION),--solution) --args='$(subst ','\'',$(value ARGS))'
+	@$(LESSON_READY); \
+	exec $(COURSE) run '$*' $(BUILD_OPTS) $(if $(SOLUTION),--solution) --args='$(subst ','\'',$(value ARGS))'
 
 grade: configure
 	@$(COURSE) grade $(BUILD_OPTS) $(if $(SOLUTION),--solution) $(if $(PERF),--perf)
 
 grade-%:
-	@n=$$($(COURSE) resolve $*) || exit 2; \
-	$(CONFIGURE_QUIETLY) || exit 1; \
-	exec $(COURSE) grade $$n $(BUILD_OPTS) $(if $(SOLUTION),--solution) $(if $(PERF),--perf)
+	@$(LESSON_READY); \
+	exec $(COURSE) grade '$*' $(BUILD_OPTS) $(if $(SOLUTION),--solution) $(if $(PERF),--perf)
 
 # Rebuild and grade on every save of an exercise file (inotifywait, else polling); Ctrl-C stops.
 # ONCE=1: build and grade once, print the screen and exit (0 passed or skipped, 1 otherwise).
@@ -112,9 +117,8 @@ watch: configure
 	@$(COURSE) watch $(WATCH_OPTS)
 
 watch-%:
-	@n=$$($(COURSE) resolve $*) || exit 2; \
-	$(CONFIGURE_QUIETLY) || exit 1; \
-	exec $(COURSE) watch $$n $(WATCH_OPTS)
+	@$(LESSON_READY); \
+	exec $(COURSE) watch '$*' $(WATCH_OPTS)
 
 next:
 	@$(COURSE) next
@@ -134,10 +138,9 @@ bench: configure
 
 profile-% sanitize-% sass-%: what = $(firstword $(subst -, ,$@))
 profile-% sanitize-% sass-%:
-	@n=$$($(COURSE) resolve $*) || exit 2; \
-	$(CONFIGURE_QUIETLY) || exit 1; \
-	$(COURSE) build $$n $(BUILD_OPTS) $(if $(MINE),--mine) && \
-	$(MEASURE) $(what) $$n --build $(BUILD) $(if $(MINE),--mine) $(if $(SIZE),--size $(SIZE))
+	@$(LESSON_READY); \
+	$(COURSE) build '$*' $(BUILD_OPTS) $(if $(MINE),--mine) && \
+	$(MEASURE) $(what) '$*' --build $(BUILD) $(if $(MINE),--mine) $(if $(SIZE),--size $(SIZE))
 
 hint-%:
 	@$(COURSE) hint $* --build $(BUILD) $(if $(RESET),--reset) $(if $(ALL),--all)

@@ -253,6 +253,21 @@ class BadInput(WithMake):
                 # make reports its recipe's failure as "Error 2" and exits 2 itself.
                 self.assertEqual(rc, 2, out)
 
+    def test_a_wrong_name_configures_nothing(self):
+        # Before a first configure the Makefile checks the name itself: a typo must not start
+        # setup and CMake.
+        (self.tmp / "fresh").mkdir()
+        fresh = Make(self.tmp / "fresh")
+        (fresh.build / "CMakeCache.txt").unlink()
+        for words in (("grade-99",), ("watch-x",), ("lesson-0",), ("sanitize-12",)):
+            with self.subTest(command=" ".join(words)):
+                rc, out, seen = fresh(*words)
+                self.assertEqual(rc, 2, out)
+                self.assertIn("no lesson", out)
+                self.assertNotIn("configuring", out)
+                self.assertEqual([e["argv"][0] for e in seen], ["resolve"], out)
+                self.assertFalse((fresh.build / "CMakeCache.txt").exists())
+
     def test_an_unknown_target_is_makes_own_error(self):
         rc, out, _ = self.make("lesosn-3")
         self.assertEqual(rc, 2, out)
