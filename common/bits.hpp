@@ -5,6 +5,8 @@
 
 #include "common/gemm.hpp"
 
+#include <cuda_bf16.h>
+
 #include <cstdint>
 #include <cstring>
 

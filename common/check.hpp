@@ -1,12 +1,12 @@
 /// \file check.hpp
-/// \brief Error checking for every CUDA call, every cuBLAS call and every kernel launch.
+/// \brief Error checking for every CUDA call and every kernel launch.
 ///
-/// Wrap each call: `CUDA_CHECK(cudaMalloc(&p, bytes));`, `CUBLAS_CHECK(cublasSgemm(...));`, and
-/// put `CHECK_LAUNCH();` right after every `kernel<<<grid, block>>>(...)`. A failure throws
-/// course::CudaError whose message names the file and line, the call as written, and the error.
+/// Wrap each call: `CUDA_CHECK(cudaMalloc(&p, bytes));`, and put `CHECK_LAUNCH();` right after
+/// every `kernel<<<grid, block>>>(...)`. A failure throws course::CudaError whose message names the
+/// file and line, the call as written, and the error. The course's cuBLAS calls are all in
+/// common/cublas_gemm.cpp, which checks them the same way.
 #pragma once
 
-#include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <stdexcept>
@@ -32,13 +32,6 @@ void add_failure_note(FailureNote note);
 
 /// Throws CudaError for a failed CUDA runtime call. Used by CUDA_CHECK and CHECK_LAUNCH.
 [[noreturn]] void throw_cuda_error(cudaError_t err, const char* call, const char* file, int line);
-
-/// Throws CudaError for a failed cuBLAS call. Used by CUBLAS_CHECK.
-[[noreturn]] void throw_cublas_error(cublasStatus_t status, const char* call, const char* file,
-                                     int line);
-
-/// The name of a cuBLAS status, e.g. "CUBLAS_STATUS_INVALID_VALUE".
-const char* cublas_status_name(cublasStatus_t status);
 
 /// True when the environment sets COURSE_SYNC_LAUNCH=1: CHECK_LAUNCH then also waits for the
 /// kernel, so an error inside it (an illegal address, say) is reported at its own launch.
@@ -67,15 +60,6 @@ void wait_for_gpu(const char* what, double limit_s = kKernelTimeLimitSeconds);
     cudaError_t course_status_ = (call);                                     \
     if (course_status_ != cudaSuccess)                                       \
       ::course::throw_cuda_error(course_status_, #call, __FILE__, __LINE__); \
-  } while (0)
-
-/// Checks a cuBLAS call; throws course::CudaError naming the source file and line, the call and
-/// the status.
-#define CUBLAS_CHECK(call)                                                     \
-  do {                                                                         \
-    cublasStatus_t course_status_ = (call);                                    \
-    if (course_status_ != CUBLAS_STATUS_SUCCESS)                               \
-      ::course::throw_cublas_error(course_status_, #call, __FILE__, __LINE__); \
   } while (0)
 
 /// Put right after every kernel launch: a bad launch configuration (too many threads, too much

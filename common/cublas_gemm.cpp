@@ -2,9 +2,30 @@
 
 #include "common/check.hpp"
 
+#include <cublas_v2.h>
+
+#include <string>
 #include <utility>
 
 namespace course {
+namespace {
+
+[[noreturn]] void throw_cublas_error(cublasStatus_t status, const char* call, const char* file,
+                                     int line) {
+  throw CudaError(std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
+                  cublasGetStatusString(status) + " (" + cublasGetStatusName(status) + ")");
+}
+
+}  // namespace
+
+// Checks a cuBLAS call, as CUDA_CHECK (common/check.hpp) checks a CUDA runtime call: throws
+// course::CudaError naming the source file and line, the call and cuBLAS's status.
+#define CUBLAS_CHECK(call)                                           \
+  do {                                                               \
+    cublasStatus_t course_status_ = (call);                          \
+    if (course_status_ != CUBLAS_STATUS_SUCCESS)                     \
+      throw_cublas_error(course_status_, #call, __FILE__, __LINE__); \
+  } while (0)
 
 CublasHandle::CublasHandle() {
   CUBLAS_CHECK(cublasCreate(&handle_));

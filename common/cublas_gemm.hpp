@@ -7,7 +7,11 @@
 
 #include "common/gemm.hpp"
 
-#include <cublas_v2.h>
+// cuBLAS's handle type, declared as <cublas_v2.h> declares it: the kernels' files include this
+// header (through common/precision.hpp), and cuBLAS's headers would add about half a second to
+// each of their compiles. common/cublas_gemm.cpp, the only caller of cuBLAS, includes them.
+struct cublasContext;
+typedef struct cublasContext* cublasHandle_t;
 
 namespace course {
 

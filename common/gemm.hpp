@@ -14,16 +14,20 @@
 /// benchmark can run either.
 #pragma once
 
-#include <cuda_bf16.h>
-
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
+// CUDA's bf16 type, declared as <cuda_bf16.h> declares it before defining it: here it is only
+// pointed to, and the FP32 lessons' kernels, which include this header, need not compile the
+// bf16 headers (more than half a second a file). Code that computes with bf16 includes
+// <cuda_bf16.h>.
+struct __nv_bfloat16;
+
 namespace course {
 
-/// bf16: 8 exponent bits like FP32, 8 significant bits.
+/// bf16: 8 exponent bits like FP32, 8 significant bits (defined in <cuda_bf16.h>).
 using bf16 = __nv_bfloat16;
 
 /// The most blocks a grid may have along y (and along z); along x the limit is 2^31 - 1.

@@ -27,6 +27,8 @@
 
 #include "common/buffers.hpp"
 
+#include <cuda_bf16.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>

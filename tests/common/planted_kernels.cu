@@ -4,6 +4,8 @@
 #include "common/device.hpp"
 #include "common/verify.hpp"
 
+#include <cuda_bf16.h>
+
 #include <cstdint>
 #include <stdexcept>
 
