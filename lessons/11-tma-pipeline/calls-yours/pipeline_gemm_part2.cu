@@ -49,15 +49,6 @@ using FourStages = TmaWgmmaConfig<128, 4>;
 using StagedStore = RingConfig<WgmmaConsumer<128, 256>, 3, Epilogue::kStagedTile>;
 //! [configs]
 
-// A rung of rungs 1 and 2 (no ring): what its kernel asks of an SM.
-template <class Cfg>
-Rung launching(Rung r) {
-  r.threads = Cfg::kThreads;
-  r.smem_bytes = static_cast<std::size_t>(Cfg::kSmemBytes);
-  r.min_blocks = 0;
-  return r;
-}
-
 }  // namespace
 
 void tma_wgmma_1stage_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B,
@@ -99,10 +90,12 @@ void staged_store_gemm(int M, int N, int K, float alpha, const bf16* A, const bf
 
 std::vector<Rung> detail::rungs_1_to_5() {
   return {
-      launching<OneStage>(detail::rung(
-          1, "tma_wgmma_1stage_gemm", "TMA + mbarrier + wgmma, one stage", &tma_wgmma_1stage_gemm)),
-      launching<FourStages>(
-          detail::rung(2, "tma_wgmma_gemm", "4 stages in flight", &tma_wgmma_gemm)),
+      describing<OneStage>(
+          detail::rung(1, "tma_wgmma_1stage_gemm", "TMA + mbarrier + wgmma, one stage",
+                       &tma_wgmma_1stage_gemm),
+          0),
+      describing<FourStages>(
+          detail::rung(2, "tma_wgmma_gemm", "4 stages in flight", &tma_wgmma_gemm), 0),
       detail::registers_gemm_rung(detail::rung(
           3, "specialized_gemm", "producer/consumer warpgroups, 128x256", &specialized_gemm)),
       detail::registers_gemm_rung(

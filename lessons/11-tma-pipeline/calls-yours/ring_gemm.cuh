@@ -455,12 +455,13 @@ void launch_ring_for_n(const char* name, TileSchedule schedule, int M, int N, in
 //! [choose_epilogue]
 
 /// What a rung that launches Cfg's kernel asks of an SM, for the tables: its threads, its shared
-/// memory and its __launch_bounds__ promise of one block per SM.
+/// memory and its __launch_bounds__ promise of blocks per SM (the ring's kernels: one; rungs 1 and
+/// 2's kernel promises none, 0).
 template <class Cfg>
-Rung describing(Rung r) {
+Rung describing(Rung r, int min_blocks = 1) {
   r.threads = Cfg::kThreads;
   r.smem_bytes = static_cast<std::size_t>(Cfg::kSmemBytes);
-  r.min_blocks = 1;
+  r.min_blocks = min_blocks;
   return r;
 }
 
