@@ -34,7 +34,10 @@ void add_gemm_options(Cli& cli) {
       .flag("no-check", "skip the correctness checks")
       .flag("check-only", "check every kernel, time nothing (no cuBLAS): what the sanitizers run")
       .flag("headline-only",
-            "time the headline kernel alone, unchecked, and nothing else: `make grade`'s speed");
+            "time the headline kernel alone, unchecked, and nothing else: `make grade`'s speed")
+      .text("only", "",
+            "check and time only the kernels whose name contains one of these comma-separated "
+            "texts (the lesson's and, with --sweep, the variants')");
 }
 
 void add_sweep_option(Cli& cli) {
@@ -43,6 +46,18 @@ void add_sweep_option(Cli& cli) {
 
 bool headline_only(const Cli& cli) {
   return cli.on("headline-only");
+}
+
+bool named_in(const std::string& only, const std::string& name) {
+  if (only.empty()) return true;
+  std::size_t from = 0;
+  while (from <= only.size()) {
+    const std::size_t comma = std::min(only.find(',', from), only.size());
+    const std::string part = only.substr(from, comma - from);
+    if (!part.empty() && name.find(part) != std::string::npos) return true;
+    from = comma + 1;
+  }
+  return false;
 }
 
 GemmShape gemm_shape_from(const Cli& cli) {
@@ -132,12 +147,20 @@ std::vector<GemmResult> measure_kernels(const Cli& cli, const LessonId& lesson,
   const TimingOptions timing = timing_from(cli);
 
   // --headline-only: the headline kernel alone, timed and not checked (the grader checked it).
+  // --only: the kernels whose name contains one of its texts.
   std::vector<NamedGemm<P>> chosen;
   for (const NamedGemm<P>& k : kernels) {
-    if (!headline_only(cli) || k.headline) chosen.push_back(k);
+    if ((!headline_only(cli) || k.headline) && named_in(cli.str("only"), k.name)) {
+      chosen.push_back(k);
+    }
   }
   if (headline_only(cli) && chosen.empty()) {
     throw std::logic_error("--headline-only: " + lesson.id + " names no headline kernel");
+  }
+  if (chosen.empty()) {
+    std::printf("\n--only %s: no kernel of this table has one of these in its name\n",
+                cli.str("only").c_str());
+    return {};
   }
   const bool check = !cli.on("no-check") && !headline_only(cli);
 
@@ -344,7 +367,7 @@ void sweep_variants(const LessonRun& run, const std::vector<Variant<P>>& table) 
   Table t({"#", "configuration", "ms", "TFLOP/s"});
   for (int i = 0; i < static_cast<int>(table.size()); ++i) {
     const Variant<P>& v = table[i];
-    if (!v.swept || !runs_here(v)) continue;
+    if (!v.swept || !named_in(run.cli.str("only"), v.name) || !runs_here(v)) continue;
     const double ms =
         time_gpu([&] { v.run(s.M, s.N, s.K, 1.0f, A.data(), B.data(), 0.0f, C.data()); }, timing)
             .median_ms;

@@ -71,6 +71,10 @@ void add_gemm_options(Cli& cli);
 /// or measure.
 bool headline_only(const Cli& cli);
 
+/// True when `only` (the --only option: comma-separated texts) is empty or one of its texts is
+/// part of `name`: "hopper,multicast" names "hopper_gemm" and "coop 128x256 s4 multicast B".
+bool named_in(const std::string& only, const std::string& name);
+
 /// The problem size the options ask for: --m/--n/--k where given, else --size (alpha 1, beta 0).
 GemmShape gemm_shape_from(const Cli& cli);
 

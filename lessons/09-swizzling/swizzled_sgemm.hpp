@@ -72,9 +72,10 @@ void padded_sgemm(int M, int N, int K, float alpha, const float* A, const float*
 void swizzled_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                     float* C);
 
-/// **The headline**, the end of the FP32 ladder: swizzled_sgemm's kernel, with the block tile
-/// chosen for the problem (large tiles when the grid still fills every SM, smaller ones when it
-/// would not). Same preconditions and exceptions as config_sgemm.
+/// **The headline**, the end of the FP32 ladder: the kernel of steps 5 and 6 with the block tile
+/// chosen for the problem: the large tile with its A padded (padded_sgemm's, the faster layout
+/// there) when the grid still fills every SM, smaller swizzled tiles when it would not. Same
+/// preconditions and exceptions as config_sgemm.
 void final_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                  float* C);
 
