@@ -115,6 +115,16 @@ TEST_CASE("The usage shows the declared defaults, not the values given", "[cpu][
   CHECK(usage.find("other.svg") == std::string::npos);
 }
 
+TEST_CASE("--only names kernels by any of its comma-separated texts", "[cpu][cli]") {
+  CHECK(course::named_in("", "hopper_gemm"));
+  CHECK(course::named_in("hopper", "hopper_gemm"));
+  CHECK(course::named_in("portable,multicast B", "coop 128x256 s4 multicast B"));
+  CHECK(course::named_in("portable,multicast B", "portable_gemm"));
+  CHECK_FALSE(course::named_in("portable,multicast B", "hopper_gemm"));
+  CHECK_FALSE(course::named_in(",", "hopper_gemm"));
+  CHECK(course::named_in("x,,hopper,", "hopper_gemm"));
+}
+
 TEST_CASE("a stub ends a lesson program with what is left to write, and exit 0", "[cpu][cli]") {
   const course::LessonId lesson{"03", 75};
   CHECK(lesson.hint_command() == "make hint-3");
