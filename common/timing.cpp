@@ -67,6 +67,48 @@ std::vector<int> interleaved_order(int works, int rounds, Order order) {
   return out;
 }
 
+std::optional<std::vector<double>> fit_powers(const std::vector<EnergyReading>& trace,
+                                              const std::vector<WorkSpan>& spans, int works) {
+  if (spans.empty() || works < 1) return std::nullopt;
+  const double first = spans.front().from_ms, last = spans.back().to_ms;
+  // The normal equations of the least-squares fit: sum over jumps of (overlaps overlaps^T) p =
+  // sum of (overlaps * energy), one row and column per piece of work.
+  const auto n = static_cast<std::size_t>(works);
+  std::vector<std::vector<double>> a(n, std::vector<double>(n + 1, 0.0));
+  std::vector<double> overlap(n);
+  for (std::size_t i = 1; i < trace.size(); ++i) {
+    const double t0 = trace[i - 1].at_ms, t1 = trace[i].at_ms;
+    if (t0 < first || t1 > last || !(t1 > t0)) continue;  // only jumps wholly within the spans
+    std::fill(overlap.begin(), overlap.end(), 0.0);
+    for (const WorkSpan& s : spans) {
+      const double o = std::min(t1, s.to_ms) - std::max(t0, s.from_ms);
+      if (o > 0 && s.work >= 0 && s.work < works) overlap[s.work] += o * 1e-3;  // seconds
+    }
+    const double joules = trace[i].joules - trace[i - 1].joules;
+    for (std::size_t r = 0; r < n; ++r) {
+      for (std::size_t c = 0; c < n; ++c) a[r][c] += overlap[r] * overlap[c];
+      a[r][n] += overlap[r] * joules;
+    }
+  }
+  // Gaussian elimination with partial pivoting (n is 1 to 3).
+  for (std::size_t c = 0; c < n; ++c) {
+    std::size_t pivot = c;
+    for (std::size_t r = c + 1; r < n; ++r) {
+      if (std::fabs(a[r][c]) > std::fabs(a[pivot][c])) pivot = r;
+    }
+    if (!(std::fabs(a[pivot][c]) > 1e-12)) return std::nullopt;  // a work in no jump
+    std::swap(a[c], a[pivot]);
+    for (std::size_t r = 0; r < n; ++r) {
+      if (r == c) continue;
+      const double f = a[r][c] / a[c][c];
+      for (std::size_t k = c; k <= n; ++k) a[r][k] -= f * a[c][k];
+    }
+  }
+  std::vector<double> watts(n);
+  for (std::size_t r = 0; r < n; ++r) watts[r] = a[r][n] / a[r][r];
+  return watts;
+}
+
 namespace {
 
 // A burst repetition is followed by a rest as long as twice the repetition (at most 20 ms): the
@@ -74,14 +116,19 @@ namespace {
 // under the cap and each repetition starts near the boost clock.
 constexpr double kRestFactor = 2.0;
 constexpr double kRestCapMs = 20.0;
+// Sustained: a run shorter than this is timed again as a batch that lasts about this long, to
+// size the blocks; and while launching a block the host reads the counters at most this often.
+constexpr double kCalibrationMs = 5.0;
+constexpr double kPollMs = 0.5;
+constexpr double kTraceTailMs = 300.0;
 
 // What one piece of work accumulates over a measurement.
 struct Tally {
   std::vector<double> times_ms;  // one per repetition (burst) or per block, per run (sustained)
   std::vector<double> clock_mhz;
-  double energy_j = 0, gpu_ms = 0;
+  double gpu_ms = 0;
   long runs = 0;
-  bool energy_known = true;
+  std::optional<double> watts;  // sustained: the fitted power
 };
 
 TimingStats finish(Tally& t, Regime regime) {
@@ -91,9 +138,9 @@ TimingStats finish(Tally& t, Regime regime) {
     s.sm_clock_mhz =
         std::accumulate(t.clock_mhz.begin(), t.clock_mhz.end(), 0.0) / t.clock_mhz.size();
   }
-  if (regime == Regime::kSustained && t.energy_known && t.runs > 0 && t.gpu_ms > 0) {
-    s.energy_j = t.energy_j / t.runs;
-    s.power_w = t.energy_j / (t.gpu_ms * 1e-3);
+  if (regime == Regime::kSustained && t.watts && t.runs > 0 && t.gpu_ms > 0) {
+    s.power_w = *t.watts;
+    s.energy_j = *t.watts * t.gpu_ms * 1e-3 / t.runs;
   }
   return s;
 }
@@ -108,7 +155,7 @@ std::vector<TimingStats> time_interleaved(const std::vector<std::function<void()
   }
   const int n = static_cast<int>(works.size());
   std::vector<Tally> tally(n);
-  std::vector<double> ignored;
+  WaitLog ignored;
   for (int w = 0; w < options.warmup; ++w) {
     for (const auto& work : works) work();
   }
@@ -122,48 +169,84 @@ std::vector<TimingStats> time_interleaved(const std::vector<std::function<void()
       const int from = gpu.mark();
       works[k]();
       const int to = gpu.mark();
-      gpu.wait(to, tally[k].clock_mhz);
+      WaitLog seen;
+      gpu.wait(to, seen);
+      tally[k].clock_mhz.insert(tally[k].clock_mhz.end(), seen.clock_mhz.begin(),
+                                seen.clock_mhz.end());
       const double ms = gpu.elapsed_ms(from, to);
       tally[k].times_ms.push_back(ms);
       gpu.idle_ms(std::min(kRestFactor * ms, kRestCapMs));
     }
     //! [burst]
   } else {
-    // How many runs make a block of about block_ms: one run of each, timed on its own.
+    // How many runs make a block of about block_ms. One run timed alone may include the host's
+    // launch (an idle GPU waits for it), so a short one is timed again as a batch of runs.
     std::vector<long> per_block(n);
     for (int k = 0; k < n; ++k) {
-      const int from = gpu.mark();
-      works[k]();
-      const int to = gpu.mark();
-      gpu.wait(to, ignored);
-      const double ms = std::max(gpu.elapsed_ms(from, to), 1e-3);
+      auto time_runs = [&](long count) {
+        const int from = gpu.mark();
+        for (long i = 0; i < count; ++i) works[k]();
+        const int to = gpu.mark();
+        gpu.wait(to, ignored);
+        return std::max(gpu.elapsed_ms(from, to), 1e-3) / count;
+      };
+      double ms = time_runs(1);
+      if (ms < kCalibrationMs) ms = time_runs(std::lround(std::ceil(kCalibrationMs / ms)));
       per_block[k] = std::clamp(std::lround(options.block_ms / ms), 1L, 1L << 20);
     }
     const int rounds =
         std::max(2, static_cast<int>(std::ceil(options.sustained_ms / options.block_ms)));
-    auto block = [&](int k) {
-      for (long i = 0; i < per_block[k]; ++i) works[k]();
+    // A block: its runs launched back to back. The host blocks in a launch once the GPU's queue is
+    // full, so it reads the counters between launches too (at most every kPollMs, so as not to
+    // slow the launches of short runs): the energy trace then has readings near every block's
+    // start and end.
+    auto block = [&](int k, WaitLog& log) {
+      double polled = gpu.host_ms();
+      for (long i = 0; i < per_block[k]; ++i) {
+        works[k]();
+        if (gpu.host_ms() - polled >= kPollMs) {
+          gpu.poll(log);
+          polled = gpu.host_ms();
+        }
+      }
     };
     // The warm-up: half as long again, interleaved too, to reach the power cap and the steady
     // temperature before anything is timed.
-    for (int k : interleaved_order(n, (rounds + 1) / 2, options.order)) block(k);
-    gpu.wait(gpu.mark(), ignored);
+    for (int k : interleaved_order(n, (rounds + 1) / 2, options.order)) block(k, ignored);
+    WaitLog seen;
+    gpu.wait(gpu.mark(), seen);
     //! [sustained]
+    std::vector<WorkSpan> spans;
     for (int k : interleaved_order(n, rounds, options.order)) {
-      const std::optional<double> e0 = gpu.energy_j();
+      const std::size_t clocks_before = seen.clock_mhz.size();
+      const double from_ms = gpu.host_ms();
       const int from = gpu.mark();
-      block(k);
+      block(k, seen);
       const int to = gpu.mark();
-      gpu.wait(to, tally[k].clock_mhz);
-      const std::optional<double> e1 = gpu.energy_j();
+      gpu.wait(to, seen);
+      spans.push_back({k, from_ms, gpu.host_ms()});
+      tally[k].clock_mhz.insert(tally[k].clock_mhz.end(), seen.clock_mhz.begin() + clocks_before,
+                                seen.clock_mhz.end());
       const double ms = gpu.elapsed_ms(from, to);
       tally[k].times_ms.push_back(ms / per_block[k]);
       tally[k].gpu_ms += ms;
       tally[k].runs += per_block[k];
-      if (e0 && e1) {
-        tally[k].energy_j += *e1 - *e0;
-      } else {
-        tally[k].energy_known = false;
+    }
+    // The power of each, fitted to the counter's jumps. The last block's work first runs on,
+    // untimed, for two more jumps (the counter jumps every 20-100 ms; after kTraceTailMs it is
+    // taken not to move), so that the jumps around the last block's end are inside a span too.
+    const std::size_t readings = seen.energy.size();
+    const double tail_from = gpu.host_ms();
+    while (!seen.energy_unknown && seen.energy.size() < readings + 2 &&
+           gpu.host_ms() - tail_from < kTraceTailMs) {
+      works[spans.back().work]();
+      gpu.poll(seen);
+    }
+    gpu.wait(gpu.mark(), seen);
+    spans.push_back({spans.back().work, tail_from, gpu.host_ms()});
+    if (!seen.energy_unknown) {
+      if (const auto watts = fit_powers(seen.energy, spans, n)) {
+        for (int k = 0; k < n; ++k) tally[k].watts = (*watts)[k];
       }
     }
     //! [sustained]
@@ -204,13 +287,29 @@ class CudaBackend final : public TimingBackend {
     CUDA_CHECK(cudaEventRecord(e));
     return static_cast<int>(events_.size()) - 1;
   }
-  void wait(int m, std::vector<double>& clock_mhz) override {
-    // Polls, reading the SM clock while the GPU works: the first read comes right after the
+  void poll(WaitLog& log) override {
+    if (auto mhz = meter_.sm_clock_mhz()) log.clock_mhz.push_back(*mhz);
+    if (log.energy_unknown) return;
+    const std::optional<double> joules = meter_.energy_j();
+    if (!joules) {
+      log.energy_unknown = true;
+      return;
+    }
+    // A jump seen since the last read happened between the two reads: halfway is the best guess.
+    const double now = host_ms();
+    if (log.polled_ms >= 0 && *joules != log.last_joules) {
+      log.energy.push_back({0.5 * (log.polled_ms + now), *joules});
+    }
+    log.last_joules = *joules;
+    log.polled_ms = now;
+  }
+  void wait(int m, WaitLog& log) override {
+    // Polls, reading the counters while the GPU works: the first read comes right after the
     // launch, so even a short repetition gets one. A wait has an end: work still running after
     // kWaitLimitS (no measured block comes near it) is a kernel that never ends.
     const auto start = std::chrono::steady_clock::now();
     for (;;) {
-      if (auto mhz = meter_.sm_clock_mhz()) clock_mhz.push_back(*mhz);
+      poll(log);
       const cudaError_t q = cudaEventQuery(events_[m]);
       if (q == cudaSuccess) break;
       if (q != cudaErrorNotReady) CUDA_CHECK(q);
@@ -220,6 +319,11 @@ class CudaBackend final : public TimingBackend {
       }
       std::this_thread::sleep_for(std::chrono::microseconds(500));
     }
+  }
+  double host_ms() override {
+    return std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
   }
   double elapsed_ms(int from, int to) override {
     float ms = 0;
@@ -234,7 +338,6 @@ class CudaBackend final : public TimingBackend {
   void idle_ms(double ms) override {
     std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(ms));
   }
-  std::optional<double> energy_j() override { return meter_.energy_j(); }
 
  private:
   PowerMeter& meter_;

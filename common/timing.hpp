@@ -21,9 +21,13 @@
 /// each after a warm-up of as long: the power and thermal steady state a training job sees.
 ///
 /// **Clocks and energy.** Each measurement also records, through NVML (common/power.hpp), the mean
-/// SM clock while the work ran, and in the sustained regime the energy per run and the power
-/// (NVML's energy counter ticks every 20–100 ms, too coarsely for one burst repetition). Where NVML
-/// is missing the fields stay empty and the program says so once.
+/// SM clock while the work ran, and in the sustained regime the power and the energy per run.
+/// NVML's energy counter does not count continuously: it jumps every 20–100 ms, too coarsely for
+/// one burst repetition, and a reading at a block's start or end can be a whole jump late. So the
+/// waits record each new reading with its time, and the power of each piece of work is fitted to
+/// all the jumps at once: each jump's energy is the sum, over the pieces of work, of the time each
+/// ran during it times its power (fit_powers()). Where NVML is missing the fields stay empty and
+/// the program says so once.
 #pragma once
 
 #include <functional>
@@ -88,6 +92,37 @@ TimingStats summarize_times(std::vector<double> times_ms);
 /// point. With Order::kSequential: all rounds of 0, then of 1, ...
 std::vector<int> interleaved_order(int works, int rounds, Order order = Order::kInterleaved);
 
+/// One jump of the board's energy counter: when it happened, on the host's clock
+/// (TimingBackend::host_ms(): halfway between the read that first showed the new value and the
+/// read before; the first read of a log only sets the baseline), and the new value, in joules.
+struct EnergyReading {
+  double at_ms = 0;
+  double joules = 0;
+};
+
+/// What a wait saw while the GPU worked.
+struct WaitLog {
+  std::vector<double> clock_mhz;      ///< the SM clock, sampled as the wait polls
+  std::vector<EnergyReading> energy;  ///< each new value of the energy counter, in order
+  bool energy_unknown = false;        ///< the counter could not be read (no NVML)
+  double polled_ms = -1;              ///< when the counters were last read (-1: not yet)
+  double last_joules = 0;             ///< the energy counter at that read
+};
+
+/// A stretch of host time (TimingBackend::host_ms()) during which piece of work `work` ran.
+struct WorkSpan {
+  int work = 0;
+  double from_ms = 0, to_ms = 0;
+};
+
+/// The power, in watts, of each of `works` pieces of work that ran in `spans`, fitted by least
+/// squares to the jumps of the energy counter in `trace` (readings in time order): the energy of
+/// each jump that falls within the spans is taken as the sum over the pieces of work of the time
+/// each ran during it, times its power. Exact when each piece of work draws a constant power,
+/// whenever the counter jumps. Empty when a piece of work overlaps no jump or the fit is singular.
+std::optional<std::vector<double>> fit_powers(const std::vector<EnergyReading>& trace,
+                                              const std::vector<WorkSpan>& spans, int works);
+
 /// What time_interleaved() needs of a GPU: a seam, so that the schedule can be tested on the CPU
 /// with a clock of its own (tests/common/test_timing.cpp). The course's is the CUDA one.
 class TimingBackend {
@@ -95,8 +130,13 @@ class TimingBackend {
   virtual ~TimingBackend() = default;
   /// Marks the stream now; elapsed_ms() measures between two marks.
   virtual int mark() = 0;
-  /// Waits until the stream reached mark `m`, sampling the SM clock meanwhile into `clock_mhz`.
-  virtual void wait(int m, std::vector<double>& clock_mhz) = 0;
+  /// Reads the SM clock and the energy counter once, without waiting: appends the clock to `log`,
+  /// and the counter when its value is new.
+  virtual void poll(WaitLog& log) = 0;
+  /// Waits until the stream reached mark `m`, polling meanwhile (poll()).
+  virtual void wait(int m, WaitLog& log) = 0;
+  /// Milliseconds on the host's steady clock, the time base of EnergyReading::at_ms.
+  virtual double host_ms() = 0;
   /// Milliseconds of GPU time between two marks that have been waited for.
   virtual double elapsed_ms(int from, int to) = 0;
   /// Evicts the L2 (burst repetitions start cold).
@@ -107,8 +147,6 @@ class TimingBackend {
   virtual void cover_launch() = 0;
   /// Leaves the GPU idle for `ms` (burst: between repetitions, so each starts near the boost).
   virtual void idle_ms(double ms) = 0;
-  /// The board's energy counter in joules, when it can be read.
-  virtual std::optional<double> energy_j() = 0;
 };
 
 /// Times each of `works` (each launches GPU work on the default stream), interleaved, in the

@@ -187,10 +187,13 @@ def main():
               f"({c.get('pct_of_peak', 0):.1f}% of the datasheet peak)", flush=True)
     flagged = 0
     for m in method:
-        outside = m.get("order") == "interleaved" and not m.get("within_band")
+        energy_off = m.get("energy_within_band") is False
+        outside = m.get("order") == "interleaved" and (not m.get("within_band") or energy_off)
         flagged += outside
+        joules = (f", B J / A J = {m['b_energy_pct_of_a']:.1f}%"
+                  if m.get("b_energy_pct_of_a") is not None else "")
         print(f"  method: cuBLAS {m['precision']} {m['n']}^3 against itself, {m['regime']}, "
-              f"{m['order']}: B / A = {m['b_pct_of_a']:.1f}%"
+              f"{m['order']}: B / A = {m['b_pct_of_a']:.1f}%{joules}"
               f"{'  OUTSIDE the noise band of ' + format(m['band_pct'], 'g') + '%' if outside else ''}",
               flush=True)
     meta["method"] = measurements.METHOD

@@ -50,14 +50,15 @@ inline std::string reading(const std::optional<double>& v, int digits) {
 
 /// Times cuBLAS against itself at each of kMethodCases, in both regimes and both orders; prints a
 /// table and (with `json`) one "method" line per row. Returns how many interleaved rows fell
-/// outside kFairBandPct (each flagged in the table and in its line).
+/// outside kFairBandPct, in time or (sustained) in joules per GEMM (each flagged in the table and
+/// in its line).
 inline int check_the_method(const course::DeviceInfo& device, double sustained_ms, bool json) {
   std::printf(
       "\nthe method: cuBLAS timed against itself (B / A should be 100%%; a fair order "
       "keeps it within %.0f%%)\n",
       kFairBandPct);
   course::Table t({"GEMM", "regime", "order", "A ms", "B ms", "B / A", "A MHz", "B MHz", "A J/GEMM",
-                   "B J/GEMM", ""});
+                   "B J/GEMM", "B J / A J", ""});
   int outside = 0;
   for (const MethodCase& c : kMethodCases) {
     const bool bf16 = std::string(c.precision) == "bf16";
@@ -80,7 +81,13 @@ inline int check_the_method(const course::DeviceInfo& device, double sustained_m
         const bool interleaved = order == course::Order::kInterleaved;
         const double ratio = b.pct_of_cublas;  // 100 * A time / B time: B's speed relative to A
         const bool fair = std::fabs(ratio - 100.0) <= kFairBandPct;
-        if (interleaved && !fair) ++outside;
+        // Sustained, the energy too: the same work must cost the same joules in both slots.
+        std::optional<double> energy_ratio;
+        if (b.cublas.energy_j && b.kernel.energy_j && *b.cublas.energy_j > 0) {
+          energy_ratio = 100.0 * *b.kernel.energy_j / *b.cublas.energy_j;
+        }
+        const bool energy_fair = !energy_ratio || std::fabs(*energy_ratio - 100.0) <= kFairBandPct;
+        if (interleaved && (!fair || !energy_fair)) ++outside;
         const std::string name = std::string(c.precision) + " " + std::to_string(c.size) + "^3";
         t.add_row({name, course::regime_name(regime),
                    interleaved ? "interleaved" : "all of A, then all of B",
@@ -88,7 +95,10 @@ inline int check_the_method(const course::DeviceInfo& device, double sustained_m
                    course::fixed(ratio, 1) + "%", reading(b.cublas.sm_clock_mhz, 0),
                    reading(b.kernel.sm_clock_mhz, 0), reading(b.cublas.energy_j, 3),
                    reading(b.kernel.energy_j, 3),
-                   interleaved && !fair ? "OUTSIDE the noise band" : ""});
+                   energy_ratio ? course::fixed(*energy_ratio, 1) + "%" : "n/a",
+                   interleaved && !fair          ? "OUTSIDE the noise band"
+                   : interleaved && !energy_fair ? "energy OUTSIDE the noise band"
+                                                 : ""});
         if (json) {
           course::measurement_line("01", "method")
               .add("precision", c.precision)
@@ -109,6 +119,8 @@ inline int check_the_method(const course::DeviceInfo& device, double sustained_m
               .add("b_energy_j", b.kernel.energy_j)
               .add("a_power_w", b.cublas.power_w)
               .add("b_power_w", b.kernel.power_w)
+              .add("b_energy_pct_of_a", energy_ratio)
+              .add("energy_within_band", energy_fair)
               .add("gpu", device.name)
               .print();
         }

@@ -25,15 +25,17 @@ class SimulatedGpu final : public course::TimingBackend {
   double now_ms = 0, heat = 0, energy = 0;
   double heating_per_ms = 0;  // heat gained per ms of work (0: a GPU that never throttles)
   double max_heat = 1;        // the cap: a throttled GPU runs at half speed
-  double watts = 500;
+  double watts = 500;         // the board's power while work runs (0 while idle)
+  // The energy counter as NVML shows it: it jumps every tick_ms to the energy counted so far.
+  double tick_ms = 20, counter = 0;
   std::vector<double> marks;
   std::vector<int> log;  // which work ran, in order
   int flushes = 0, covers = 0;
 
-  void run(int which, double base_ms) {
+  void run(int which, double base_ms, double run_watts = 0) {
     const double ms = base_ms * (1.0 + heat);
-    now_ms += ms;
-    energy += watts * ms * 1e-3;
+    const double w = run_watts > 0 ? run_watts : watts;
+    advance(ms, w);
     heat = std::min(max_heat, heat + heating_per_ms * ms);
     log.push_back(which);
   }
@@ -41,17 +43,37 @@ class SimulatedGpu final : public course::TimingBackend {
     marks.push_back(now_ms);
     return static_cast<int>(marks.size()) - 1;
   }
-  void wait(int, std::vector<double>& clock_mhz) override {
-    clock_mhz.push_back(1980.0 / (1.0 + heat));
+  void poll(course::WaitLog& out) override {
+    out.clock_mhz.push_back(1980.0 / (1.0 + heat));
+    if (out.polled_ms >= 0 && counter != out.last_joules) {
+      out.energy.push_back({0.5 * (out.polled_ms + now_ms), counter});
+    }
+    out.last_joules = counter;
+    out.polled_ms = now_ms;
   }
+  void wait(int, course::WaitLog& out) override { poll(out); }
+  double host_ms() override { return now_ms; }
   double elapsed_ms(int from, int to) override { return marks[to] - marks[from]; }
   void flush_l2() override { ++flushes; }
   void cover_launch() override { ++covers; }
   void idle_ms(double ms) override {
-    now_ms += ms;
+    advance(ms, 0);
     heat *= std::exp(-ms / 50.0);
   }
-  std::optional<double> energy_j() override { return energy; }
+
+ private:
+  // Time passes at `w` watts; the counter jumps at every multiple of tick_ms crossed.
+  void advance(double ms, double w) {
+    if (tick_ms > 0) {
+      for (double t = (std::floor(now_ms / tick_ms) + 1) * tick_ms; t <= now_ms + ms;
+           t += tick_ms) {
+        counter = energy + w * (t - now_ms) * 1e-3;
+      }
+    }
+    now_ms += ms;
+    energy += w * ms * 1e-3;
+    if (tick_ms <= 0) counter = energy;
+  }
 };
 
 // Equal but for rounding (Catch2 2 and 3 spell Approx differently).
@@ -165,21 +187,68 @@ TEST_CASE("sustained: blocks of back-to-back runs, interleaved, a second of work
   o.block_ms = 100;
   std::vector<std::function<void()>> works = {[&] { gpu.run(0, 4.0); }, [&] { gpu.run(1, 10.0); }};
   const auto stats = course::time_interleaved(works, o, gpu);
-  // One calibration run of each, then a warm-up of 5 rounds, then 10 timed rounds of blocks of
-  // 25 runs (A) and 10 runs (B).
-  CHECK(std::count(gpu.log.begin(), gpu.log.end(), 0) == 1 + 5 * 25 + 10 * 25);
+  // One calibration run of each (A's, shorter than 5 ms, again as a batch of 2), then a warm-up
+  // of 5 rounds, then 10 timed rounds of blocks of 25 runs (A) and 10 runs (B), then, untimed,
+  // runs of the last block's work (A) until the energy counter has jumped twice more (20 ms
+  // apart: 10 or 11 runs of 4 ms).
+  const auto a_runs = std::count(gpu.log.begin(), gpu.log.end(), 0);
+  CHECK(a_runs >= 1 + 2 + 5 * 25 + 10 * 25 + 6);
+  CHECK(a_runs <= 1 + 2 + 5 * 25 + 10 * 25 + 11);
   CHECK(std::count(gpu.log.begin(), gpu.log.end(), 1) == 1 + 5 * 10 + 10 * 10);
-  CHECK(longest_run(gpu.log, 0) == 2 * 25);  // a block of A, then A's block of the next round
+  CHECK(longest_run(gpu.log, 0) >= 2 * 25);  // a block of A, then A's block of the next round
   CHECK(stats[0].reps == 10);
   CHECK(close(stats[0].median_ms, 4.0));
   CHECK(close(stats[1].median_ms, 10.0));
+  // The power fitted to the counter's jumps, to within the time between two reads of it (one
+  // run here).
   for (const course::TimingStats& s : stats) {
     CHECK(s.regime == course::Regime::kSustained);
     REQUIRE(s.power_w.has_value());
-    CHECK(close(*s.power_w, 500.0));
+    CHECK(std::fabs(*s.power_w - 500.0) < 0.02 * 500.0);
   }
   REQUIRE(stats[1].energy_j.has_value());
-  CHECK(close(*stats[1].energy_j, 500.0 * 10e-3));  // 500 W for 10 ms: 5 J per run
+  CHECK(std::fabs(*stats[1].energy_j - 5.0) < 0.02 * 5.0);  // 500 W for 10 ms: 5 J per run
+}
+
+TEST_CASE("sustained: the power of each work does not depend on when the counter jumps",
+          "[cpu][timing]") {
+  // NVML's counter jumps every 20-100 ms. Read at a block's start and end, it would credit a 100
+  // ms block with anything from half to one and a half times its energy; fitted to every jump at
+  // once, each work gets its own power (to within the time between two reads: a run of 0.5 ms).
+  for (const double tick : {20.0, 50.0, 70.0, 100.0}) {
+    SimulatedGpu gpu;
+    gpu.tick_ms = tick;
+    course::TimingOptions o;
+    o.warmup = 0;
+    o.regime = course::Regime::kSustained;
+    o.sustained_ms = 1000;
+    o.block_ms = 100;
+    std::vector<std::function<void()>> works = {[&] { gpu.run(0, 0.5, 300); },
+                                                [&] { gpu.run(1, 0.5, 600); }};
+    const auto stats = course::time_interleaved(works, o, gpu);
+    INFO("the counter jumps every " << tick << " ms");
+    REQUIRE(stats[0].power_w.has_value());
+    REQUIRE(stats[1].power_w.has_value());
+    CHECK(std::fabs(*stats[0].power_w - 300.0) < 0.02 * 300.0);
+    CHECK(std::fabs(*stats[1].power_w - 600.0) < 0.02 * 600.0);
+    REQUIRE(stats[1].energy_j.has_value());
+    CHECK(std::fabs(*stats[1].energy_j - 0.3) < 0.02 * 0.3);  // 600 W for 0.5 ms: 0.3 J a run
+  }
+}
+
+TEST_CASE("fit_powers: each jump's energy is the time each work ran in it, times its power",
+          "[cpu][timing]") {
+  // Work 0 at 100 W from 0 to 60 ms, work 1 at 400 W from 60 to 120 ms; jumps every 40 ms.
+  const std::vector<course::WorkSpan> spans = {{0, 0, 60}, {1, 60, 120}};
+  const std::vector<course::EnergyReading> trace = {
+      {0, 0.0}, {40, 4.0}, {80, 2.0 + 4.0 + 8.0}, {120, 14.0 + 16.0}};
+  const auto watts = course::fit_powers(trace, spans, 2);
+  REQUIRE(watts.has_value());
+  CHECK(std::fabs((*watts)[0] - 100.0) < 1e-9);
+  CHECK(std::fabs((*watts)[1] - 400.0) < 1e-9);
+  // A work that overlaps no jump cannot be fitted.
+  CHECK_FALSE(course::fit_powers(trace, {{0, 0, 120}}, 2).has_value());
+  CHECK_FALSE(course::fit_powers({}, spans, 2).has_value());
 }
 
 TEST_CASE("timing options a program refuses, with the reason", "[cpu][timing]") {
