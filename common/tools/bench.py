@@ -42,6 +42,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from course import measurements, records  # noqa: E402
+from course.records import shape_value, size_args, size_value, volume  # noqa: E402
 from course.util import ROOT, probe_gpu, rel  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "book"))
@@ -60,27 +61,6 @@ def parse_sizes(text, what):
               file=sys.stderr)
         return None
     return sizes
-
-
-def size_args(size):
-    m, n, k = records.parse_shape(size)
-    return ["--size", str(m)] if m == n == k else ["--m", str(m), "--n", str(n), "--k", str(k)]
-
-
-def size_value(size):
-    """What a stored line's "size" says: 4096 for a cube, None for another shape."""
-    m, n, k = records.parse_shape(size)
-    return m if m == n == k else None
-
-
-def shape_value(size):
-    """What a stored line's "shape" says: "4096x4096x4096", "8192x7168x2048"."""
-    return "x".join(str(d) for d in records.parse_shape(size))
-
-
-def volume(size):
-    m, n, k = records.parse_shape(size)
-    return m * n * k
 
 
 def run_json(cmd, timeout=900):

@@ -439,6 +439,26 @@ class Records(unittest.TestCase):
                         "'regions' names no fill-in region"):
             self.assertIn(message, text)
 
+    def test_the_profile_sizes_are_bench_sizes(self):
+        lesson11 = records.find("11")
+        self.assertEqual(lesson11.profile[0], "4096")
+        self.assertTrue(set(lesson11.profile) <= set(lesson11.bench))
+        base = ('number = 3\nslug = "naive"\ntitle = "t"\nchapter = "lesson03"\nmin_cc = "7.5"\n'
+                'precision = "fp32"\nkind = "gemm"\nparts = ["gpu"]\nhints = "hints.md"\n'
+                '[measure]\nbench = ["1024", "8192x7168x2048"]\nprofile = PROFILE\n'
+                '[[task]]\ntitle = "t"\ntag = "task_1"\nregions = ["r"]\n')
+
+        def problems(profile):
+            rec = tomlsubset.loads(base.replace("PROFILE", profile), "r")
+            return records.record_problems("03", "naive", rec, "r")
+
+        self.assertEqual(problems('["8192x7168x2048", "1024"]'), [])
+        self.assertEqual(problems("[]"), [])
+        text = "\n".join(problems('["1024", "2048"]'))
+        self.assertIn("r [measure]: profile entry '2048' is not one of the bench sizes", text)
+        self.assertIn("names a size twice", "\n".join(problems('["1024", "1024"]')))
+        self.assertIn("'profile' must be an array of strings", "\n".join(problems('"1024"')))
+
 
 class Reports(unittest.TestCase):
     RUN = {"schema": report.SCHEMA, "type": "run", "program": "grade03", "filters": ["[cpu]"]}
