@@ -33,7 +33,6 @@ of the other lessons already in the file are kept. Then, when it wrote to book/d
 
 import argparse
 import datetime
-import json
 import re
 import subprocess
 import sys
@@ -41,7 +40,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from course import measurements, records  # noqa: E402
+from course import datafile, measurements, profiles, records  # noqa: E402
 from course.records import shape_value, size_args, size_value, volume  # noqa: E402
 from course.util import ROOT, probe_gpu, rel  # noqa: E402
 
@@ -188,45 +187,40 @@ def main():
     rows = []
     out_dir = Path(args.out)
     # Your kernels go to a file of yours, never to the committed one of the reference solutions.
-    file_dir = out_dir / "mine" if args.mine else out_dir
-    file_dir.mkdir(parents=True, exist_ok=True)
-    name = re.sub(r"[^a-z0-9]+", "-", meta["gpu"].lower()).strip("-") or "gpu"
-    path = file_dir / f"{name}.jsonl"
-    kept = []
-    if wanted and path.is_file():
-        # Keep what the file already holds for the lessons not run now.
-        for line in path.read_text().splitlines():
-            try:
-                old = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if old.get("meta"):
-                # Each lesson's lines keep the date they were measured on.
-                dates = old.get("dates_of") or {}
-                for num in {l.num for l in records.lessons()} - wanted:
-                    if dates.get(num) or old.get("date"):
-                        meta["dates_of"].setdefault(num, dates.get(num) or old.get("date"))
-                    if num in (old.get("sizes_of") or {}):
-                        meta["sizes_of"].setdefault(num, old["sizes_of"][num])
-                continue
-            if old.get("lesson") in (None, "01"):
-                continue
-            if old["lesson"] in wanted:
-                # A run replaces the lines it measures (the lesson, the size, the regime) and
-                # keeps the others of the lesson's sizes: what --only-sizes and --regimes leave.
-                lesson = records.resolve(old["lesson"])
-                measured = old.get("shape") in map(shape_value, run_sizes(lesson)) and \
-                    old.get("regime", "burst") in regimes
-                if measured or old.get("shape") not in map(shape_value, sizes_of(lesson)):
-                    continue
-            kept.append(old)
+    file_dir = datafile.data_dir(out_dir, mine=args.mine)
+    path = datafile.path_of(file_dir, meta["gpu"])
+    old_meta, _ = datafile.read(path)
+    if wanted and old_meta:
+        # The lessons not run now keep their lines, and each the date it was measured on.
+        dates = old_meta.get("dates_of") or {}
+        for num in {l.num for l in records.lessons()} - wanted:
+            if dates.get(num) or old_meta.get("date"):
+                meta["dates_of"].setdefault(num, dates.get(num) or old_meta.get("date"))
+            if num in (old_meta.get("sizes_of") or {}):
+                meta["sizes_of"].setdefault(num, old_meta["sizes_of"][num])
+
+    def replaced(old):
+        """Whether this run replaces a line the file holds: every line, without --lessons (but
+        the profiles); else lesson 01's and those of the lessons run now that it measures (the
+        lesson, the size, the regime) or whose size their record no longer lists. It keeps the
+        others of their sizes: what --only-sizes and --regimes leave."""
+        if profiles.is_profile(old):
+            # A profile is replaced by a profile of its lesson and shape (measure.py --record),
+            # and dropped when its lesson, run now, no longer profiles that shape.
+            lesson = records.find(str(old.get("lesson", "")))
+            return lesson in lessons and old.get("shape") not in map(shape_value, lesson.profile)
+        if not wanted or old.get("lesson") in (None, "01"):
+            return True
+        if old["lesson"] not in wanted:
+            return False
+        lesson = records.resolve(old["lesson"])
+        measured = old.get("shape") in map(shape_value, run_sizes(lesson)) and \
+            old.get("regime", "burst") in regimes
+        return measured or old.get("shape") not in map(shape_value, sizes_of(lesson))
 
     def write():
         # After every run, so that a bench stopped half-way keeps what it measured.
-        with path.open("w") as f:
-            f.write(json.dumps(meta) + "\n")
-            for r in stored + kept:
-                f.write(json.dumps(r) + "\n")
+        datafile.update(path, stored, replaced, meta=meta)
 
     for i, (lesson, size, which, regime) in enumerate(runs, 1):
         exe = build / "bin" / (f"lesson{lesson.num}" + ("_solution" if which == "solution" else ""))
