@@ -42,8 +42,9 @@ help:
 	@echo "  make readme                              README.md's measured figures, rewritten from book/data/"
 	@echo "  make setup                               install the missing system packages"
 	@echo "  make list                                the lessons"
-	@echo "  make bench [MINE=1] [SIZES=1024,2048]     every kernel of every lesson against cuBLAS -> book/data/, README.md"
-	@echo "       [REGIMES=burst,sustained]          (interleaved; burst for every kernel, sustained for the headlines)"
+	@echo "  make bench [MINE=1] [SIZES=1024,2048]    every kernel of every lesson against cuBLAS -> book/data/, README.md"
+	@echo "       [REGIMES=burst,sustained]           (interleaved; burst for every kernel, sustained for the headlines),"
+	@echo "       [NO_PROFILE=1]                      then the profiles the lessons' records name (NO_PROFILE=1: none)"
 	@echo "  make profile-N [MINE=1] [SIZE=4096]      Nsight Compute: the metrics lesson N's optimization moves"
 	@echo "       [HEADLINE=1] [RECORD=1]             (SIZE: a size or MxNxK, default the record's first profile size,"
 	@echo "                                           else 2048; HEADLINE=1: the headline and cuBLAS only; RECORD=1:"
@@ -137,7 +138,8 @@ MEASURE := $(PYTHON) common/tools/measure.py
 bench: configure
 	@$(COURSE) build $(BUILD_OPTS) && $(PYTHON) common/tools/bench.py --build $(BUILD) $(if $(MINE),--mine) $(if $(SIZES),--sizes $(SIZES)) \
 	  $(if $(BF16_SIZES),--bf16-sizes $(BF16_SIZES)) $(if $(LESSONS),--lessons $(LESSONS)) \
-	  $(if $(REGIMES),--regimes $(REGIMES)) $(if $(SUSTAINED_MS),--sustained-ms $(SUSTAINED_MS))
+	  $(if $(REGIMES),--regimes $(REGIMES)) $(if $(SUSTAINED_MS),--sustained-ms $(SUSTAINED_MS)) \
+	  $(if $(NO_PROFILE),--no-profile)
 
 # profile-N: SIZE is a size or a shape MxNxK; HEADLINE=1 profiles the headline kernel and cuBLAS
 # alone, RECORD=1 also records the figures in book/data/<gpu>.jsonl (MINE=1: book/data/mine/).

@@ -748,8 +748,9 @@ class Bench(unittest.TestCase):
             '"cublas_tflops": 10.0, "pct_of_cublas": 50.0, "checked": true, "passed": true, '
             '"headline": true, "gpu": "Fake GPU", "precision": "PREC"}')
 
-    def test_sizes_shapes_and_the_stored_lines(self):
-        import bench
+    def fake_build(self):
+        """A build folder of fake lesson programs (each prints one measurement line and logs its
+        arguments), in a temporary folder: the folder."""
         tmp = Path(tempfile.mkdtemp(prefix="bench-test-"))
         self.addCleanup(shutil.rmtree, tmp, True)
         write(tmp / "bin" / "lesson01_solution",
@@ -767,9 +768,14 @@ class Bench(unittest.TestCase):
                   f"echo '{line}'\n"
                   f"echo '{{\"schema\": \"course.measurement/1\", \"lesson\": \"{lesson.num}\", "
                   f"\"what\": \"config\"}}'\n", 0o755)
+        return tmp
+
+    def bench(self, tmp, *args):
+        """(exit code, output) of bench.py on the fake build `tmp`, into tmp/out."""
+        import bench
         argv, probe = sys.argv, bench.probe_gpu
         sys.argv = ["bench.py", "--build", str(tmp), "--out", str(tmp / "out"), "--rest", "0",
-                    "--lessons", "3,11"]
+                    *args]
         bench.probe_gpu = lambda build=None: None
         said = io.StringIO()
         try:
@@ -777,8 +783,14 @@ class Bench(unittest.TestCase):
                 rc = bench.main()
         finally:
             sys.argv, bench.probe_gpu = argv, probe
-        self.assertEqual(rc, 0, said.getvalue())
-        self.assertIn("lesson 11 (solution) at 8192x7168x2048", said.getvalue())
+        return rc, said.getvalue()
+
+    def test_sizes_shapes_and_the_stored_lines(self):
+        tmp = self.fake_build()
+        rc, said = self.bench(tmp, "--lessons", "3,11", "--no-profile")
+        self.assertNotIn("profile", said)
+        self.assertEqual(rc, 0, said)
+        self.assertIn("lesson 11 (solution) at 8192x7168x2048", said)
         lines = [json.loads(l) for l in (tmp / "out" / "fake-gpu.jsonl").read_text().splitlines()]
         meta, rest = lines[0], lines[1:]
         self.assertEqual(meta["sizes_of"]["03"], ["1024", "2048", "4096"])
@@ -798,6 +810,63 @@ class Bench(unittest.TestCase):
                              if len(set(l["shape"].split("x"))) == 1 else None)
         # A lesson's own measurements are kept from its largest problem only.
         self.assertEqual(sum(1 for l in rest if l.get("what") == "config"), 2)
+
+    def test_profiles_after_the_timings_and_skipped_without_counters(self):
+        tmp = self.fake_build()
+        tools = tmp / "tools"
+        # nvidia-smi says a GPU is here; ncu runs the program, then prints its CSV (a ladder of
+        # two kernels, or the headline alone with --headline-only), or refuses the counters.
+        write(tools / "nvidia-smi", "#!/bin/sh\n[ \"$1\" = -L ] && echo 'GPU 0: Fake GPU'\n", 0o755)
+        ladder = ncu_csv([(1, CUBLAS, TIME, "usecond", "177.4"), (2, LADDER, TIME, "usecond", "372"),
+                          (3, CUBLAS, TIME, "usecond", "177.6"), (4, HEADLINE, TIME, "usecond", "181"),
+                          (5, HOLD, TIME, "usecond", "100")])
+        alone = ncu_csv([(1, CUBLAS, TIME, "usecond", "90"), (2, HEADLINE, TIME, "usecond", "95")])
+        write(tmp / "ladder.csv", ladder)
+        write(tmp / "alone.csv", alone)
+        write(tools / "ncu",
+              "#!/bin/sh\n"
+              f"echo \"$*\" >> {tmp / 'ncu.log'}\n"
+              f"if [ -f {tmp / 'refuse'} ]; then echo '==ERROR== ERR_NVGPUCTRPERM - no access'; "
+              "exit 1; fi\n"
+              'while [ "$1" != --metrics ]; do shift; done\nshift 2\n"$@"\n'
+              f'case " $* " in *" --headline-only "*) cat {tmp / "alone.csv"};; '
+              f'*) cat {tmp / "ladder.csv"};; esac\n', 0o755)
+        path = os.environ["PATH"]
+        os.environ["PATH"] = f"{tools}{os.pathsep}{path}"
+        self.addCleanup(os.environ.__setitem__, "PATH", path)
+        rc, said = self.bench(tmp, "--lessons", "11", "--only-sizes", "4096,8192x7168x2048,2048")
+        self.assertEqual(rc, 0, said)
+        data = tmp / "out" / "fake-gpu.jsonl"
+        lines = [measurements.check(json.loads(l)) for l in data.read_text().splitlines()]
+        found = [l for l in lines if profiles.is_profile(l)]
+        # The record's profile list, where the run measured: 4096^3 the ladder, the others the
+        # headline and cuBLAS; in the order the record lists them.
+        self.assertEqual(sorted({l["shape"] for l in found}),
+                         ["2048x2048x2048", "4096x4096x4096", "8192x7168x2048"])
+        at4096 = [l for l in found if l["shape"] == "4096x4096x4096"]
+        self.assertEqual([(l["kernel"], l["baseline"], l["headline"]) for l in at4096],
+                         [(CUBLAS, True, False), ("tma_wgmma_kernel<Cfg<128, 1>>", False, False),
+                          ("ring_gemm_kernel<RingConfig<128, 256, 4>>", False, True)])
+        self.assertEqual(at4096[0]["metrics"][TIME], 177500.0)
+        shapes = [l for l in found if l["shape"] == "8192x7168x2048"]
+        self.assertEqual([(l["baseline"], l["headline"], l["size"]) for l in shapes],
+                         [(True, False, None), (False, True, None)])
+        calls = (tmp / "ncu.log").read_text().splitlines()
+        self.assertEqual(sum("--headline-only" not in c for c in calls), 1)  # the ladder once
+        self.assertTrue(all("--clock-control none" in c and "--reps 1" in c for c in calls))
+        self.assertIn("--m 8192 --n 7168 --k 2048", " ".join(calls))
+        self.assertIn("recorded 3 kernel(s) of lesson 11 at 4096x4096x4096 (the ladder)", said)
+        # Timed again where ncu may not read the counters: one line says so, the bench goes on,
+        # and the profiles recorded before are kept beside the new timings.
+        (tmp / "refuse").write_text("")
+        rc, said = self.bench(tmp, "--lessons", "11", "--only-sizes", "4096")
+        self.assertEqual(rc, 0, said)
+        self.assertEqual(said.count("profiles skipped: ncu may not read the GPU's performance "
+                                    "counters"), 1, said)
+        again = [json.loads(l) for l in data.read_text().splitlines()]
+        self.assertEqual([l for l in again if profiles.is_profile(l)], found)
+        self.assertEqual(len([l for l in again if measurements.is_gemm(l)]),
+                         len([l for l in lines if measurements.is_gemm(l)]))
 
 
 # ---- the fake course -----------------------------------------------------------------------------

@@ -248,6 +248,10 @@ class Measuring(WithMake):
         for option in ("--size", "--headline-only", "--record"):
             self.assertNotIn(option, argv)
 
+    def test_bench_without_profiles(self):
+        self.assertIn("--no-profile", self.script_argv("bench", "NO_PROFILE=1"))
+        self.assertNotIn("--no-profile", self.script_argv("bench"))
+
 
 class BadInput(WithMake):
     """Each bad command: a clear message, exit 2, nothing run."""
