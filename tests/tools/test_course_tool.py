@@ -603,24 +603,26 @@ def ncu_csv(rows):
     return "\n".join(out) + "\n"
 
 
-LADDER = "void lesson11::(anonymous namespace)::tma_wgmma_kernel<lesson11::Cfg<(int)128, 1>>(int)"
-HEADLINE = "void lesson11::ring_gemm_kernel<lesson11::RingConfig<128, 256, 4>>(CUtensorMap_st, int)"
+# Kernel names as ncu 2025.3 prints them: a template's with "void", the timing's hold kernel and
+# a kernel of an anonymous namespace with "<unnamed>".
+LADDER = "void lesson11::tma_wgmma_kernel<lesson11::Cfg<(int)128, 1>>(int)"
+HEADLINE = "lesson11::<unnamed>::ring_gemm_kernel<lesson11::RingConfig<128, 256, 4>>(int *)"
 CUBLAS = "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT"
-HOLD = "void course::(anonymous namespace)::hold_kernel(unsigned long long)"
+HOLD = "course::<unnamed>::hold_kernel(unsigned long long)"
 TIME = "gpu__time_duration.sum"
 L2 = "lts__t_bytes.sum"
 # A ladder of two kernels with cuBLAS beside each, the timing's hold between the launches: what
-# `ncu --csv` prints of it.
-NCU_OUTPUT = ("==PROF== Connected to process 4242\nlesson11 on NVIDIA H200 ...\n" + ncu_csv([
-    (0, HOLD, TIME, "usecond", "100.00"),
+# `ncu --csv` prints of it (in base units, as --csv asks for; some scaled, as ncu may print them).
+NCU_OUTPUT = ("==PROF== Connected to process 4242\n{\"gpu\": \"x\"}\n" + ncu_csv([
+    (0, HOLD, TIME, "ns", "1,568"),
     (1, CUBLAS, TIME, "usecond", "177.40"), (1, CUBLAS, L2, "Gbyte", "1.05"),
-    (2, LADDER, TIME, "usecond", "372.30"), (2, LADDER, L2, "byte", "2,775,000,000"),
-    (3, CUBLAS, TIME, "nsecond", "177,500"), (3, CUBLAS, L2, "byte", "1,047,000,000"),
-    (4, LADDER, TIME, "msecond", "0.3725"), (4, LADDER, L2, "Mbyte", "2,776.00"),
-    (5, CUBLAS, TIME, "usecond", "177.60"), (5, CUBLAS, L2, "byte", "n/a"),
-    (6, HEADLINE, TIME, "usecond", "181.30"), (6, HEADLINE, L2, "byte", "1,284,000,000"),
-    (7, HOLD, TIME, "usecond", "100.00"),
-    (8, HEADLINE, TIME, "usecond", "181.50"), (8, HEADLINE, L2, "byte", "1,286,000,000")]))
+    (2, LADDER, TIME, "us", "372.30"), (2, LADDER, L2, "byte", "2,775,000,000"),
+    (3, CUBLAS, TIME, "ns", "177,500"), (3, CUBLAS, L2, "byte", "1,047,000,000"),
+    (4, LADDER, TIME, "ms", "0.3725"), (4, LADDER, L2, "Mbyte", "2,776.00"),
+    (5, CUBLAS, TIME, "ns", "177,600"), (5, CUBLAS, L2, "byte", "n/a"),
+    (6, HEADLINE, TIME, "ns", "181,300"), (6, HEADLINE, L2, "byte", "1,284,000,000"),
+    (7, HOLD, TIME, "ns", "1,920"),
+    (8, HEADLINE, TIME, "ns", "181,500"), (8, HEADLINE, L2, "byte", "1,286,000,000")]))
 
 
 class Profiles(unittest.TestCase):
@@ -631,13 +633,14 @@ class Profiles(unittest.TestCase):
         self.assertEqual([k.short for k in kernels],
                          [CUBLAS, "tma_wgmma_kernel<Cfg<128, 1>>",
                           "ring_gemm_kernel<RingConfig<128, 256, 4>>"])  # no hold_kernel
+        self.assertEqual(profiles.kind_of(HOLD), profiles.HELPER)
         cublas, ladder, headline = kernels
         self.assertEqual([k.kind for k in kernels],
                          [profiles.BASELINE, profiles.COURSE, profiles.COURSE])
         self.assertEqual(len(cublas.launches), 3)
-        self.assertAlmostEqual(cublas.median(TIME), 177500.0)  # ns, from us, ns and us
+        self.assertAlmostEqual(cublas.median(TIME), 177500.0)  # ns, from usecond and ns
         self.assertAlmostEqual(cublas.median(L2), (1.05e9 + 1.047e9) / 2)  # n/a left out
-        self.assertAlmostEqual(ladder.median(TIME), 372400.0)  # us and ms
+        self.assertAlmostEqual(ladder.median(TIME), 372400.0)  # from us and ms
         self.assertAlmostEqual(ladder.median(L2), 2.7755e9)  # bytes and Mbytes
         self.assertAlmostEqual(headline.median(TIME), 181400.0)
         self.assertIsNone(headline.median("dram__bytes_read.sum"))

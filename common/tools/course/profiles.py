@@ -2,9 +2,11 @@
 the lines `make profile-N RECORD=1` (and `make bench`) record of them in book/data/.
 
 ncu --csv prints one row per kernel launch and metric: "ID" (the launch), "Kernel Name" (the
-demangled name, with its parameters), "Metric Name", "Metric Unit", "Metric Value", and others not
-read here. Each value is taken in its base unit (nanoseconds, bytes, counts: a "usecond" or a
-"Gbyte" is converted), and each kernel's figure of a metric is the median over its launches.
+demangled name with its parameters: "lesson11::<unnamed>::k(float *)",
+"void lesson11::k<...>(...)"), "Metric Name", "Metric Unit", "Metric Value" ("1,284,000,000"),
+and others not read here. --csv implies base units (ns, byte, %); a value ncu scaled all the same
+("us", "usecond", "Gbyte") is converted back. Each kernel's figure of a metric is the median over
+its launches.
 
 The kernels of a lesson program are of three kinds: the course's own (their names in a lesson's
 namespace, `lessonNN::`: the lesson's kernels, and an earlier lesson's shown again for
@@ -47,7 +49,8 @@ COURSE, HELPER, BASELINE = "course", "helper", "baseline"
 # A unit ncu may scale a value to, and the factor to its base unit.
 _SCALED = re.compile(r"^([KMGT]?)(byte|inst|cycle|warp|sector|request|thread|block)s?$")
 _PREFIX = {"": 1.0, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
-_SECONDS = {"nsecond": 1.0, "usecond": 1e3, "msecond": 1e6, "second": 1e9}
+_SECONDS = {"ns": 1.0, "nsecond": 1.0, "us": 1e3, "usecond": 1e3, "ms": 1e6, "msecond": 1e6,
+            "s": 1e9, "second": 1e9}
 
 
 def metrics_of(lesson):
@@ -87,8 +90,8 @@ def kind_of(name):
 
 
 def base_value(value, unit):
-    """A metric's value in its base unit: 181.3 "usecond" -> 181300.0 (ns), 1.28 "Gbyte" ->
-    1.28e9; units ncu does not scale (%, ratios) as they are."""
+    """A metric's value in its base unit: 181.3 "us" -> 181300.0 (ns), 1.28 "Gbyte" -> 1.28e9;
+    base units, and those ncu does not scale (%, ratios), as they are."""
     if unit in _SECONDS:
         return value * _SECONDS[unit]
     m = _SCALED.match(unit or "")
