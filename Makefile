@@ -42,9 +42,13 @@ help:
 	@echo "  make readme                              README.md's measured figures, rewritten from book/data/"
 	@echo "  make setup                               install the missing system packages"
 	@echo "  make list                                the lessons"
-	@echo "  make bench [MINE=1] [SIZES=1024,2048]     every kernel of every lesson against cuBLAS -> book/data/, README.md"
-	@echo "       [REGIMES=burst,sustained]          (interleaved; burst for every kernel, sustained for the headlines)"
-	@echo "  make profile-N [MINE=1] [SIZE=2048]      Nsight Compute: the metrics lesson N's optimization moves"
+	@echo "  make bench [MINE=1] [SIZES=1024,2048]    every kernel of every lesson against cuBLAS -> book/data/, README.md"
+	@echo "       [REGIMES=burst,sustained]           (interleaved; burst for every kernel, sustained for the headlines),"
+	@echo "       [NO_PROFILE=1]                      then the profiles the lessons' records name (NO_PROFILE=1: none)"
+	@echo "  make profile-N [MINE=1] [SIZE=4096]      Nsight Compute: the metrics lesson N's optimization moves"
+	@echo "       [HEADLINE=1] [RECORD=1]             (SIZE: a size or MxNxK, default the record's first profile size,"
+	@echo "                                           else 2048; HEADLINE=1: the headline and cuBLAS only; RECORD=1:"
+	@echo "                                           also into book/data/)"
 	@echo "  make sanitize-N [MINE=1]                 compute-sanitizer memcheck + racecheck at a ragged size"
 	@echo "  make sass-N [MINE=1]                     what the compiler made of lesson N's kernels"
 	@echo "  make gpu-check OUT=dir                   on a GPU machine: build, tests, grades, sanitizers, figures"
@@ -134,13 +138,17 @@ MEASURE := $(PYTHON) common/tools/measure.py
 bench: configure
 	@$(COURSE) build $(BUILD_OPTS) && $(PYTHON) common/tools/bench.py --build $(BUILD) $(if $(MINE),--mine) $(if $(SIZES),--sizes $(SIZES)) \
 	  $(if $(BF16_SIZES),--bf16-sizes $(BF16_SIZES)) $(if $(LESSONS),--lessons $(LESSONS)) \
-	  $(if $(REGIMES),--regimes $(REGIMES)) $(if $(SUSTAINED_MS),--sustained-ms $(SUSTAINED_MS))
+	  $(if $(REGIMES),--regimes $(REGIMES)) $(if $(SUSTAINED_MS),--sustained-ms $(SUSTAINED_MS)) \
+	  $(if $(NO_PROFILE),--no-profile)
 
+# profile-N: SIZE is a size or a shape MxNxK; HEADLINE=1 profiles the headline kernel and cuBLAS
+# alone, RECORD=1 also records the figures in book/data/<gpu>.jsonl (MINE=1: book/data/mine/).
 profile-% sanitize-% sass-%: what = $(firstword $(subst -, ,$@))
+profile-%: opts = $(if $(SIZE),--size $(SIZE)) $(if $(HEADLINE),--headline-only) $(if $(RECORD),--record)
 profile-% sanitize-% sass-%:
 	@$(LESSON_READY); \
 	$(COURSE) build '$*' $(BUILD_OPTS) $(if $(MINE),--mine) && \
-	$(MEASURE) $(what) '$*' --build $(BUILD) $(if $(MINE),--mine) $(if $(SIZE),--size $(SIZE))
+	$(MEASURE) $(what) '$*' --build $(BUILD) $(if $(MINE),--mine) $(opts)
 
 hint-%:
 	@$(COURSE) hint $* --build $(BUILD) $(if $(RESET),--reset) $(if $(ALL),--all)

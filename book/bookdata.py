@@ -17,6 +17,9 @@ which checks the schema of every line. What matters here:
 - a lesson's own measurements, with a "what" key (lesson 06's "occupancy", "occupancy_sweep" and
   "wave_quantization"): charted by charts.py when it knows the kind, in that lesson's chapter;
   the other kinds (lesson 02's "launch" lines, say) are kept but not charted;
+- the profiles `make profile-N RECORD=1` and `make bench` record, "what": "profile": one kernel's
+  Nsight Compute figures at one shape (common/tools/course/profiles.py); GpuData.profiled() gives
+  them by shape, and the chapter's tables (book/readme.py) are made of them;
 - `make bench` writes a first line {"meta": true, "gpu", "sm_count", "sm_clock_mhz", "driver",
   "cuda", "date", ...} describing the run, measures each kernel at several sizes and adds "size"
   and "build" to every line: "solution" (the reference solution) or "mine" (the learner's
@@ -38,7 +41,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "common" / "tools"))
-from course import measurements, records  # noqa: E402  (the lessons; the measurement lines)
+from course import measurements, profiles, records  # noqa: E402  (the lessons; the lines)
 
 # The sizes (M = N = K) at which the reference solutions' targets are set: 4096 for the FP32
 # lessons, 4096 and 8192 for the bf16 ones. The README's table and the front page quote these.
@@ -117,8 +120,14 @@ class GpuData:
         self.method = [l for l in self.lines if l["lesson"] == "01" and l.get("what") == "method"]
         # A lesson's own kinds of measurement, in the order printed: {(lesson, what): [lines]}.
         self.extras = {}
+        # The recorded profiles, in the order recorded.
+        self.profiles = []
         for l in self.lines:
-            if "what" in l and l["lesson"] != "01" and build_of(l) == build:
+            if build_of(l) != build:
+                continue
+            if profiles.is_profile(l):
+                self.profiles.append(l)
+            elif "what" in l and l["lesson"] != "01":
                 self.extras.setdefault((l["lesson"], str(l["what"])), []).append(l)
         gemm, sustained = [], []
         for i, l in enumerate(self.lines):
@@ -208,6 +217,15 @@ class GpuData:
                 out.append(at[0])
         if not out and lines and any_size:
             out = [max(lines, key=lambda l: int(l["M"]) * int(l["N"]) * int(l["K"]))]
+        return out
+
+    def profiled(self, num):
+        """Lesson `num`'s recorded profiles by shape: {(M, N, K): [lines]}, each shape's lines in
+        the order recorded."""
+        out = {}
+        for l in self.profiles:
+            if l["lesson"] == num:
+                out.setdefault((int(l["M"]), int(l["N"]), int(l["K"])), []).append(l)
         return out
 
     def sustained(self, like):

@@ -5,8 +5,9 @@
 
 README.md holds blocks between `<!-- BEGIN GENERATED: NAME ... -->` and `<!-- END GENERATED: NAME -->`
 lines, and so do the chapters that quote measured figures (CHAPTER_GENERATORS: lesson 01's
-ceilings, lesson 03's floor and measurement). This rewrites each from the data (`make readme`;
-`make bench` does it too, after writing the data):
+ceilings, lesson 03's floor and measurement, lesson 11's ladder, lab and shapes, and its Nsight
+Compute profiles, which `make profile-11 RECORD=1` and `make bench` record). This rewrites each
+from the data (`make readme`; `make bench` does it too, after writing the data):
 
 - `claim`: one sentence, how close the last lesson's headline kernel comes to cuBLAS on the H200
   (the same sentence as the book's front page: bookdata.headline_claim);
@@ -305,6 +306,163 @@ def l11_shapes_block(gpus):
     return "\n".join(out)
 
 
+# ---- chapter 11's profiles (Nsight Compute, recorded by `make profile-11 RECORD=1`) --------------
+
+# The metrics of the comparison with cuBLAS, by the start of their names in the record's
+# [[metric]] list (the kernel time is one of profiles.BASE_METRICS).
+TENSOR_BUSY, L2_BYTES, DRAM_READ = "sm__pipe_tensor_op_hmma_cycles_active", "lts__t_bytes", \
+    "dram__bytes_read"
+
+
+def _metric(lesson, start):
+    """The name of the lesson's profile metric that begins with `start`, or None."""
+    return next((m for m, _ in bookdata.profiles.metrics_of(lesson) if m.startswith(start)), None)
+
+
+def _scale(metric):
+    """(the unit a profile column shows `metric` in, or "", the factor from the recorded figure,
+    the digits shown)."""
+    if metric == bookdata.profiles.TIME:
+        return "µs", 1e-3, 1
+    if "bytes" in metric:
+        return "GB", 1e-9, 3
+    if "pct" in metric:
+        return "%", 1, 1
+    return "", 1, 2 if metric.endswith(".ratio") else 0
+
+
+def _what(shows):
+    """What a metric is, in a few words: its description up to the first ":" or ";", without a
+    unit of its own in brackets ("kernel time (ns)" -> "kernel time")."""
+    return re.sub(r"\s*\(ns\)$", "", re.split(r"[:;]", shows, maxsplit=1)[0].strip())
+
+
+def _figure(metric, value, unit=False):
+    """A recorded figure as a profile column shows it, with its unit when `unit` (a % only); "–"
+    for none."""
+    if value is None or metric is None:
+        return "–"
+    shown, factor, digits = _scale(metric)
+    return f"{value * factor:,.{digits}f}" + ("%" if unit and shown == "%" else "")
+
+
+def _total(lines, metric):
+    """The sum of `metric` over `lines` (a kernel time, bytes: a GEMM of several kernels), or
+    None when one has no figure."""
+    values = [l["metrics"].get(metric) for l in lines] if metric else [None]
+    return None if not lines or None in values else sum(values)
+
+
+def _busy(lines, metric):
+    """A % of `metric` over `lines`, each weighted by its kernel time; None without figures."""
+    pairs = [(l["metrics"].get(bookdata.profiles.TIME), l["metrics"].get(metric)) for l in lines]
+    if not lines or not metric or any(t is None or v is None for t, v in pairs):
+        return None
+    total = sum(t for t, _ in pairs)
+    return sum(t * v for t, v in pairs) / total if total else None
+
+
+def _shape_text(shape):
+    return bookdata.sizes_text([dict(zip("MNK", shape))])
+
+
+def _profiled_on(gpu, lines):
+    dates = sorted({l["date"] for l in lines})
+    return (f"Nsight Compute on the {gpu.gpu}, recorded in `{gpu.rel}` ({' and '.join(dates)}; "
+            "each figure the median over the kernel's launches in one timed run of the lesson "
+            "program, the GPU's clocks left alone")
+
+
+def _not_profiled(gpu, lesson):
+    """The one line of a profile block without the profile: which GPU, and how to profile it."""
+    first = lesson.profile[0] if lesson.profile else "4096"
+    who = f"The {gpu.gpu} (`{gpu.rel}`)" if gpu else "The chapter's GPU"
+    return (f"{who} has not been profiled yet: `make profile-{lesson.n} SIZE={first} RECORD=1` "
+            "records the ladder, `make bench` every shape of the lesson's record.")
+
+
+def l11_profile_shapes_block(gpus):
+    """Chapter 11: the headline kernel against cuBLAS's at each profiled shape, under Nsight
+    Compute, on the reference GPU."""
+    gpu = bookdata.reference_gpu(gpus)
+    lesson = records.resolve("11")
+    by_shape = gpu.profiled(lesson.num) if gpu else {}
+    if not by_shape:
+        return _not_profiled(gpu, lesson)
+    time = bookdata.profiles.TIME
+    tensor, l2, dram = (_metric(lesson, m) for m in (TENSOR_BUSY, L2_BYTES, DRAM_READ))
+    listed = [records.parse_shape(s) for s in lesson.profile]
+    shapes = [s for s in listed if s in by_shape] + sorted(
+        (s for s in by_shape if s not in listed), key=lambda s: s[0] * s[1] * s[2])
+    element = bookdata.ELEMENT_BYTES.get(lesson.precision, 4)
+    out = [wrap(f"{_profiled_on(gpu, [l for s in shapes for l in by_shape[s]])}): the headline "
+                "kernel and cuBLAS's kernel beside it in the same program. Under the profiler the "
+                "kernels run one at a time, each launch measured on its own: the times are the "
+                "profiler's, to compare with each other, not with the bench's. \"A and B once\" is "
+                "what reading each input once from DRAM would take:"), "",
+           "| shape (M × N × K) | headline, µs | cuBLAS, µs | time, headline / cuBLAS | L2, GB: "
+           "headline / cuBLAS | DRAM read, GB: headline / cuBLAS | A and B once, GB | tensor pipe "
+           "busy: headline / cuBLAS | cuBLAS's kernel |", "|---|---|---|---|---|---|---|---|---|"]
+    for shape in shapes:
+        lines = by_shape[shape]
+        head = [l for l in lines if l.get("headline")]
+        base = [l for l in lines if l.get("baseline")]
+        t_head, t_base = _total(head, time), _total(base, time)
+        ratio = f"{t_head / t_base:.3f}" if t_head and t_base else "–"
+        pair = " / ".join
+        names = ", ".join(f"`{l['kernel']}`" for l in base) or "–"
+        m, n, k = shape
+        out.append(
+            f"| {_shape_text(shape)} | {_figure(time, t_head)} | {_figure(time, t_base)} | {ratio} "
+            f"| {pair(_figure(l2, _total(x, l2)) for x in (head, base))} "
+            f"| {pair(_figure(dram, _total(x, dram)) for x in (head, base))} "
+            f"| {element * (m * k + k * n) / 1e9:.3f} "
+            f"| {pair(_figure(tensor, _busy(x, tensor), unit=True) for x in (head, base))} "
+            f"| {names} |")
+    missing = [_shape_text(s) for s in listed if s not in by_shape]
+    if missing:
+        out += ["", wrap(f"Not profiled on the {gpu.gpu} yet: {', '.join(missing)} (`make bench` "
+                         "profiles every shape of the lesson's record).")]
+    return "\n".join(out)
+
+
+def l11_profile_ladder_block(gpus):
+    """Chapter 11: every kernel of the ladder and cuBLAS's under Nsight Compute, at the first size
+    of the record's profile list, on the reference GPU."""
+    gpu = bookdata.reference_gpu(gpus)
+    lesson = records.resolve("11")
+    first = lesson.profile[0] if lesson.profile else "4096"
+    at = _shape_text(records.parse_shape(first))
+    by_shape = gpu.profiled(lesson.num) if gpu else {}
+    lines = by_shape.get(records.parse_shape(first), [])
+    if not by_shape:
+        return _not_profiled(gpu, lesson)
+    if not lines:
+        return (f"The ladder at {at} has not been profiled on the {gpu.gpu} yet: "
+                f"`make profile-{lesson.n} SIZE={first} RECORD=1` records it.")
+    metrics = bookdata.profiles.metrics_of(lesson)
+    rows = [l for l in lines if not l.get("baseline")] + [l for l in lines if l.get("baseline")]
+    out = [wrap(f"{_profiled_on(gpu, lines)}; `make profile-{lesson.n} SIZE={first} RECORD=1`): "
+                f"every kernel the lesson program times at {at}, and cuBLAS's, timed beside each. "
+                "Rungs that launch the same compiled kernel are one row; the headline's is in "
+                "bold:"), "",
+           "| kernel | " + " | ".join(f"m{i}" for i in range(1, len(metrics) + 1)) + " |",
+           "|---|" + "---|" * len(metrics)]
+    for l in rows:
+        bold = "**" if l.get("headline") else ""
+        name = f"`{l['kernel']}`" + (" (cuBLAS)" if l.get("baseline") else "")
+        out.append(f"| {bold}{name}{bold} | " + " | ".join(
+            f"{bold}{_figure(m, l['metrics'].get(m))}{bold}" for m, _ in metrics) + " |")
+    legend = []
+    for i, (m, shows) in enumerate(metrics, 1):
+        what, unit = _what(shows), _scale(m)[0]
+        what = re.sub(r"(?<![`\w])(\w*__\w+|\w+\.\w+)", r"`\1`", what)  # names as code
+        legend.append(f"m{i} {what}{', ' + unit if unit and unit not in what else ''} (`{m}`)")
+    out += ["", wrap("The columns, the metrics every profile shows and then those of the lesson's "
+                     "record: " + "; ".join(legend) + ".")]
+    return "\n".join(out)
+
+
 # The chapters' generated blocks: which file holds which (`make readme` rewrites them too).
 CHAPTER_GENERATORS = {
     "lessons/01-architecture/README.md": {"ceilings": ceilings_block},
@@ -312,7 +470,9 @@ CHAPTER_GENERATORS = {
                                    "naive-measured": naive_measured_block},
     "lessons/11-tma-pipeline/README.md": {"l11-ladder": l11_ladder_block,
                                           "l11-lab": l11_lab_block,
-                                          "l11-shapes": l11_shapes_block},
+                                          "l11-shapes": l11_shapes_block,
+                                          "l11-profile-shapes": l11_profile_shapes_block,
+                                          "l11-profile-ladder": l11_profile_ladder_block},
 }
 
 

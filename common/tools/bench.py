@@ -23,17 +23,25 @@ measurement line, each with "size" (S of a cube, null for another shape), "shape
 "sizes_of" gives each lesson's list. With --mine the file goes to book/data/mine/<gpu>.jsonl
 instead: yours, which git ignores and the book draws beside the reference solutions (timed in the
 same run, they are in it too); the committed files are left as they are. With --lessons, the lines
-of the other lessons already in the file are kept. Then, when it wrote to book/data/ (not with
---mine), it rewrites README.md's measured figures from it (book/readme.py, `make readme`).
+of the other lessons already in the file are kept.
+
+After a lesson's timings, it profiles the lesson under Nsight Compute at each size of its record's
+`profile` list that the run measured (`measure.py profile N --size S --record`, what `make
+profile-N SIZE=S RECORD=1` runs: the list's first size the whole ladder, the others the headline
+and cuBLAS alone; with --mine, your build's, into your file), each ncu run limited to
+PROFILE_TIMEOUT_S. The profile lines join the same file and replace those of their lesson and
+shape; the timings never replace them. Without ncu, or where it may not read the GPU's counters,
+one line says the profiles were skipped and why, and the bench goes on (a profile never fails
+it); --no-profile takes none. Then, when it wrote to book/data/ (not with --mine), it rewrites
+README.md's measured figures and the chapters' from it (book/readme.py, `make readme`).
 
   bench.py [--build DIR] [--sizes 1024,2048,4096] [--bf16-sizes 4096,8192,8192x7168x2048]
-           [--lessons 3,5] [--mine] [--rest 2] [--reps 10] [--regimes burst,sustained]
-           [--sustained-ms 1000] [--out book/data]
+           [--lessons 3,5] [--only-sizes 4096] [--mine] [--rest 2] [--reps 10]
+           [--regimes burst,sustained] [--sustained-ms 1000] [--no-profile] [--out book/data]
 """
 
 import argparse
 import datetime
-import json
 import re
 import subprocess
 import sys
@@ -41,13 +49,17 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from course import measurements, records  # noqa: E402
-from course.util import ROOT, probe_gpu, rel  # noqa: E402
+import measure  # noqa: E402  (make profile-N: its exit codes)
+from course import datafile, measurements, profiles, records  # noqa: E402
+from course.records import shape_value, size_args, size_value, volume  # noqa: E402
+from course.util import ROOT, probe_gpu, rel, run  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "book"))
 import readme  # noqa: E402  (README.md's measured figures, from book/data/)
 
 DEFAULT_SIZES = {"fp32": ["1024", "2048", "4096"], "bf16": ["4096", "8192"]}
+# The longest one ncu run of a profile may take (the whole ladder at 4096^3 takes well under it).
+PROFILE_TIMEOUT_S = 300
 
 
 def parse_sizes(text, what):
@@ -60,27 +72,6 @@ def parse_sizes(text, what):
               file=sys.stderr)
         return None
     return sizes
-
-
-def size_args(size):
-    m, n, k = records.parse_shape(size)
-    return ["--size", str(m)] if m == n == k else ["--m", str(m), "--n", str(n), "--k", str(k)]
-
-
-def size_value(size):
-    """What a stored line's "size" says: 4096 for a cube, None for another shape."""
-    m, n, k = records.parse_shape(size)
-    return m if m == n == k else None
-
-
-def shape_value(size):
-    """What a stored line's "shape" says: "4096x4096x4096", "8192x7168x2048"."""
-    return "x".join(str(d) for d in records.parse_shape(size))
-
-
-def volume(size):
-    m, n, k = records.parse_shape(size)
-    return m * n * k
 
 
 def run_json(cmd, timeout=900):
@@ -98,6 +89,54 @@ def run_json(cmd, timeout=900):
     except measurements.SchemaError as e:
         return 65, [], p.stdout + f"\n(bench: a measurement line breaks the schema: {e})"
     return p.returncode, lines, p.stdout
+
+
+def profile_sizes(lesson, measured):
+    """[(size, headline only)] of the lesson's record's `profile` list that a run measuring the
+    sizes `measured` profiles: the list's first size the whole ladder, the others the headline
+    kernel and cuBLAS alone."""
+    shapes = set(map(shape_value, measured))
+    return [(s, i > 0) for i, s in enumerate(lesson.profile) if shape_value(s) in shapes]
+
+
+def profile(build, lesson, size, headline_only, which, out_dir):
+    """Profiles lesson `lesson` at `size` under Nsight Compute and records the figures in the data
+    file (measure.py profile --record); says how it went in a line. None when the next profile may
+    run, else why none can (no ncu, no access to the counters, no GPU): the bench goes on without
+    them. A profile that fails or runs past PROFILE_TIMEOUT_S is skipped and said so."""
+    what = "the ladder" if not headline_only else "the headline and cuBLAS"
+    print(f"    profile at {size if 'x' in size else size + '^3'}, {what} "
+          f"({which}) ...", flush=True)
+    t0 = time.time()
+    cmd = [sys.executable, str(Path(__file__).resolve().parent / "measure.py"), "profile",
+           lesson.num, "--build", str(build), "--size", size, "--record", "--out", str(out_dir),
+           "--timeout", str(PROFILE_TIMEOUT_S)]
+    cmd += (["--headline-only"] if headline_only else []) + (["--mine"] if which == "mine" else [])
+    # Two ncu runs at most (the ladder, then the headline's name), each with its own limit.
+    rc, output = run(cmd, timeout=3 * PROFILE_TIMEOUT_S)
+    said = [l.strip() for l in output.splitlines() if l.strip()]
+    if rc in (measure.EXIT_NO_TOOL, measure.EXIT_NO_COUNTERS, measure.EXIT_NO_GPU):
+        return said[-1] if said else f"measure.py exit {rc}"
+    if rc == measure.EXIT_TIMEOUT:
+        print(f"    profile skipped: {said[-1] if said else 'timed out'}", flush=True)
+    elif rc != 0:
+        print(f"    profile skipped, it FAILED (exit {rc}):\n" + "\n".join(said[-20:]), flush=True)
+    else:
+        print(f"    {said[-1] if said else 'recorded'} ({time.time() - t0:.0f} s)", flush=True)
+    return None
+
+
+def profile_lesson(build, lesson, measured, mine, rest, out_dir):
+    """The profiles of `lesson` after its timings at the sizes `measured` (profile_sizes), of the
+    reference solution or, with `mine`, of your build; None, or why no more can be taken (said in
+    one line)."""
+    for size, headline_only in profile_sizes(lesson, measured):
+        time.sleep(rest)
+        why = profile(build, lesson, size, headline_only, "mine" if mine else "solution", out_dir)
+        if why:
+            print(f"    profiles skipped: {why}", flush=True)
+            return why
+    return None
 
 
 def tool_output(cmd):
@@ -127,6 +166,8 @@ def main():
                     help="burst (every kernel), sustained (each headline kernel), or both")
     ap.add_argument("--sustained-ms", type=int, default=1000,
                     help="sustained: GPU time of each kernel and of cuBLAS, ms")
+    ap.add_argument("--no-profile", action="store_true",
+                    help="take no profile (the records' `profile` lists): timings only")
     ap.add_argument("--out", default=str(ROOT / "book" / "data"))
     args = ap.parse_args()
     build = Path(args.build).resolve()
@@ -211,45 +252,44 @@ def main():
     rows = []
     out_dir = Path(args.out)
     # Your kernels go to a file of yours, never to the committed one of the reference solutions.
-    file_dir = out_dir / "mine" if args.mine else out_dir
-    file_dir.mkdir(parents=True, exist_ok=True)
-    name = re.sub(r"[^a-z0-9]+", "-", meta["gpu"].lower()).strip("-") or "gpu"
-    path = file_dir / f"{name}.jsonl"
-    kept = []
-    if wanted and path.is_file():
-        # Keep what the file already holds for the lessons not run now.
-        for line in path.read_text().splitlines():
-            try:
-                old = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if old.get("meta"):
-                # Each lesson's lines keep the date they were measured on.
-                dates = old.get("dates_of") or {}
-                for num in {l.num for l in records.lessons()} - wanted:
-                    if dates.get(num) or old.get("date"):
-                        meta["dates_of"].setdefault(num, dates.get(num) or old.get("date"))
-                    if num in (old.get("sizes_of") or {}):
-                        meta["sizes_of"].setdefault(num, old["sizes_of"][num])
-                continue
-            if old.get("lesson") in (None, "01"):
-                continue
-            if old["lesson"] in wanted:
-                # A run replaces the lines it measures (the lesson, the size, the regime) and
-                # keeps the others of the lesson's sizes: what --only-sizes and --regimes leave.
-                lesson = records.resolve(old["lesson"])
-                measured = old.get("shape") in map(shape_value, run_sizes(lesson)) and \
-                    old.get("regime", "burst") in regimes
-                if measured or old.get("shape") not in map(shape_value, sizes_of(lesson)):
-                    continue
-            kept.append(old)
+    file_dir = datafile.data_dir(out_dir, mine=args.mine)
+    path = datafile.path_of(file_dir, meta["gpu"])
+    old_meta, _ = datafile.read(path)
+    if wanted and old_meta:
+        # The lessons not run now keep their lines, and each the date it was measured on.
+        dates = old_meta.get("dates_of") or {}
+        for num in {l.num for l in records.lessons()} - wanted:
+            if dates.get(num) or old_meta.get("date"):
+                meta["dates_of"].setdefault(num, dates.get(num) or old_meta.get("date"))
+            if num in (old_meta.get("sizes_of") or {}):
+                meta["sizes_of"].setdefault(num, old_meta["sizes_of"][num])
+
+    def replaced(old):
+        """Whether this run replaces a line the file holds: every line, without --lessons (but
+        the profiles); else lesson 01's and those of the lessons run now that it measures (the
+        lesson, the size, the regime) or whose size their record no longer lists. It keeps the
+        others of their sizes: what --only-sizes and --regimes leave."""
+        if profiles.is_profile(old):
+            # A profile is replaced by a profile of its lesson and shape (measure.py --record),
+            # and dropped when its lesson, run now, no longer profiles that shape.
+            lesson = records.find(str(old.get("lesson", "")))
+            return lesson in lessons and old.get("shape") not in map(shape_value, lesson.profile)
+        if not wanted or old.get("lesson") in (None, "01"):
+            return True
+        if old["lesson"] not in wanted:
+            return False
+        lesson = records.resolve(old["lesson"])
+        measured = old.get("shape") in map(shape_value, run_sizes(lesson)) and \
+            old.get("regime", "burst") in regimes
+        return measured or old.get("shape") not in map(shape_value, sizes_of(lesson))
 
     def write():
         # After every run, so that a bench stopped half-way keeps what it measured.
-        with path.open("w") as f:
-            f.write(json.dumps(meta) + "\n")
-            for r in stored + kept:
-                f.write(json.dumps(r) + "\n")
+        datafile.update(path, stored, replaced, meta=meta)
+
+    # Each lesson's profiles follow its last run; a reason not to take them ends them all.
+    last_run = {lesson.num: i for i, (lesson, _, _, _) in enumerate(runs, 1)}
+    no_profiles = "--no-profile" if args.no_profile else None
 
     for i, (lesson, size, which, regime) in enumerate(runs, 1):
         exe = build / "bin" / (f"lesson{lesson.num}" + ("_solution" if which == "solution" else ""))
@@ -286,6 +326,9 @@ def main():
                       flush=True)
         print(f"    ({time.time() - t0:.0f} s)", flush=True)
         write()
+        if i == last_run[lesson.num] and not no_profiles:
+            no_profiles = profile_lesson(build, lesson, run_sizes(lesson), args.mine, args.rest,
+                                         out_dir)
         if i < len(runs):
             time.sleep(args.rest)
 

@@ -40,7 +40,7 @@ REPO = Path(__file__).resolve().parents[2]
 TOOLS = REPO / "common" / "tools"
 COURSE = TOOLS / "course.py"
 sys.path.insert(0, str(TOOLS))
-from course import measurements, records, report, tomlsubset  # noqa: E402
+from course import datafile, measurements, profiles, records, report, tomlsubset  # noqa: E402
 
 try:
     import tomllib
@@ -439,6 +439,26 @@ class Records(unittest.TestCase):
                         "'regions' names no fill-in region"):
             self.assertIn(message, text)
 
+    def test_the_profile_sizes_are_bench_sizes(self):
+        lesson11 = records.find("11")
+        self.assertEqual(lesson11.profile[0], "4096")
+        self.assertTrue(set(lesson11.profile) <= set(lesson11.bench))
+        base = ('number = 3\nslug = "naive"\ntitle = "t"\nchapter = "lesson03"\nmin_cc = "7.5"\n'
+                'precision = "fp32"\nkind = "gemm"\nparts = ["gpu"]\nhints = "hints.md"\n'
+                '[measure]\nbench = ["1024", "8192x7168x2048"]\nprofile = PROFILE\n'
+                '[[task]]\ntitle = "t"\ntag = "task_1"\nregions = ["r"]\n')
+
+        def problems(profile):
+            rec = tomlsubset.loads(base.replace("PROFILE", profile), "r")
+            return records.record_problems("03", "naive", rec, "r")
+
+        self.assertEqual(problems('["8192x7168x2048", "1024"]'), [])
+        self.assertEqual(problems("[]"), [])
+        text = "\n".join(problems('["1024", "2048"]'))
+        self.assertIn("r [measure]: profile entry '2048' is not one of the bench sizes", text)
+        self.assertIn("names a size twice", "\n".join(problems('["1024", "1024"]')))
+        self.assertIn("'profile' must be an array of strings", "\n".join(problems('"1024"')))
+
 
 class Reports(unittest.TestCase):
     RUN = {"schema": report.SCHEMA, "type": "run", "program": "grade03", "filters": ["[cpu]"]}
@@ -540,6 +560,24 @@ class Measurements(unittest.TestCase):
             with self.assertRaises(measurements.SchemaError):
                 measurements.check(bad)
 
+    PROFILE = {"schema": measurements.SCHEMA, "lesson": "11", "what": "profile",
+               "kernel": "ring_gemm_kernel<Cfg<128, 256>>", "M": 512, "N": 8192, "K": 8192,
+               "shape": "512x8192x8192", "size": None,
+               "metrics": {"gpu__time_duration.sum": 1500.0, "lts__t_bytes.sum": None},
+               "launches": 2, "baseline": False, "headline": True, "gpu": "g",
+               "date": "2026-12-01", "clocks": "left alone", "build": "solution"}
+
+    def test_profile_lines(self):
+        self.assertFalse(measurements.is_gemm(measurements.check(dict(self.PROFILE))))
+        self.assertTrue(measurements.check(dict(self.PROFILE, size=512, M=512, N=512, K=512,
+                                                shape="512x512x512")))
+        for bad in ({k: v for k, v in self.PROFILE.items() if k != "launches"},
+                    dict(self.PROFILE, baseline=None), dict(self.PROFILE, size="512"),
+                    dict(self.PROFILE, metrics=[1.0]), dict(self.PROFILE, metrics={"m": "1"}),
+                    dict(self.PROFILE, shape="512x8192")):
+            with self.assertRaises(measurements.SchemaError):
+                measurements.check(bad)
+
     def test_a_programs_output(self):
         other = dict(self.GEMM, kernel="other", headline=False)
         out = "a table\n{not json\n" + json.dumps(other) + "\n" + json.dumps(self.GEMM) + "\n"
@@ -548,6 +586,160 @@ class Measurements(unittest.TestCase):
         self.assertEqual(measurements.headline(lines)["kernel"], "naive_sgemm")
         with self.assertRaises(measurements.SchemaError):
             measurements.from_output(json.dumps({"kernel": "k"}) + "\n")
+
+
+def ncu_csv(rows):
+    """ncu --csv's output for `rows` of (launch ID, kernel name, metric, unit, value): its header,
+    then one quoted row a launch and metric, as ncu prints them after the program's own output."""
+    head = ["ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream",
+            "Block Size", "Grid Size", "Device", "CC", "Section Name", "Metric Name",
+            "Metric Unit", "Metric Value"]
+    out = [",".join(f'"{h}"' for h in head)]
+    for launch, kernel, metric, unit, value in rows:
+        cells = [str(launch), "4242", "lesson11_solution", "127.0.0.1", kernel, "1", "7",
+                 "(384, 1, 1)", "(132, 1, 1)", "0", "9.0", "Command line profiler metrics",
+                 metric, unit, value]
+        out.append(",".join(f'"{c}"' for c in cells))
+    return "\n".join(out) + "\n"
+
+
+# Kernel names as ncu 2025.3 prints them: a template's with "void", the timing's hold kernel and
+# a kernel of an anonymous namespace with "<unnamed>".
+LADDER = "void lesson11::tma_wgmma_kernel<lesson11::Cfg<(int)128, 1>>(int)"
+HEADLINE = "lesson11::<unnamed>::ring_gemm_kernel<lesson11::RingConfig<128, 256, 4>>(int *)"
+CUBLAS = "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT"
+HOLD = "course::<unnamed>::hold_kernel(unsigned long long)"
+TIME = "gpu__time_duration.sum"
+L2 = "lts__t_bytes.sum"
+# A ladder of two kernels with cuBLAS beside each, the timing's hold between the launches: what
+# `ncu --csv` prints of it (in base units, as --csv asks for; some scaled, as ncu may print them).
+NCU_OUTPUT = ("==PROF== Connected to process 4242\n{\"gpu\": \"x\"}\n" + ncu_csv([
+    (0, HOLD, TIME, "ns", "1,568"),
+    (1, CUBLAS, TIME, "usecond", "177.40"), (1, CUBLAS, L2, "Gbyte", "1.05"),
+    (2, LADDER, TIME, "us", "372.30"), (2, LADDER, L2, "byte", "2,775,000,000"),
+    (3, CUBLAS, TIME, "ns", "177,500"), (3, CUBLAS, L2, "byte", "1,047,000,000"),
+    (4, LADDER, TIME, "ms", "0.3725"), (4, LADDER, L2, "Mbyte", "2,776.00"),
+    (5, CUBLAS, TIME, "ns", "177,600"), (5, CUBLAS, L2, "byte", "n/a"),
+    (6, HEADLINE, TIME, "ns", "181,300"), (6, HEADLINE, L2, "byte", "1,284,000,000"),
+    (7, HOLD, TIME, "ns", "1,920"),
+    (8, HEADLINE, TIME, "ns", "181,500"), (8, HEADLINE, L2, "byte", "1,286,000,000")]))
+
+
+class Profiles(unittest.TestCase):
+    """ncu's CSV read into each kernel's medians, and the lines recorded of them."""
+
+    def test_the_csv_gives_each_kernels_medians_and_whose_it_is(self):
+        kernels = profiles.parse_csv(NCU_OUTPUT)
+        self.assertEqual([k.short for k in kernels],
+                         [CUBLAS, "tma_wgmma_kernel<Cfg<128, 1>>",
+                          "ring_gemm_kernel<RingConfig<128, 256, 4>>"])  # no hold_kernel
+        self.assertEqual(profiles.kind_of(HOLD), profiles.HELPER)
+        cublas, ladder, headline = kernels
+        self.assertEqual([k.kind for k in kernels],
+                         [profiles.BASELINE, profiles.COURSE, profiles.COURSE])
+        self.assertEqual(len(cublas.launches), 3)
+        self.assertAlmostEqual(cublas.median(TIME), 177500.0)  # ns, from usecond and ns
+        self.assertAlmostEqual(cublas.median(L2), (1.05e9 + 1.047e9) / 2)  # n/a left out
+        self.assertAlmostEqual(ladder.median(TIME), 372400.0)  # from us and ms
+        self.assertAlmostEqual(ladder.median(L2), 2.7755e9)  # bytes and Mbytes
+        self.assertAlmostEqual(headline.median(TIME), 181400.0)
+        self.assertIsNone(headline.median("dram__bytes_read.sum"))
+        self.assertEqual(profiles.kind_of("void cutlass::Kernel2<cutlass_80_tensorop>(int)"),
+                         profiles.BASELINE)
+        self.assertEqual(profiles.kind_of("void lesson06::tuned_kernel<32>(int)"), profiles.COURSE)
+        self.assertEqual(profiles.parse_csv("no kernel was profiled\n"), [])
+
+    def test_the_recorded_lines(self):
+        kernels = profiles.parse_csv(NCU_OUTPUT)
+        lines = profiles.lines_of(kernels, [TIME, L2, "dram__bytes_read.sum"], lesson="11",
+                                  size="8192x7168x2048", gpu="NVIDIA H200", date="2026-12-01",
+                                  build="solution",
+                                  headline={"ring_gemm_kernel<RingConfig<128, 256, 4>>"})
+        for l in lines:
+            measurements.check(json.loads(json.dumps(l)))  # valid, and JSON as written
+            self.assertEqual((l["M"], l["N"], l["K"], l["shape"], l["size"]),
+                             (8192, 7168, 2048, "8192x7168x2048", None))
+            self.assertEqual((l["what"], l["clocks"], l["schema"]),
+                             ("profile", "left alone", measurements.SCHEMA))
+        self.assertEqual([(l["baseline"], l["headline"]) for l in lines],
+                         [(True, False), (False, False), (False, True)])
+        self.assertEqual([l["launches"] for l in lines], [3, 2, 2])
+        self.assertEqual(lines[2]["metrics"], {TIME: 181400.0, L2: 1.285e9,
+                                               "dram__bytes_read.sum": None})
+        cube = profiles.lines_of(kernels[:1], [TIME], lesson="11", size="4096", gpu="g",
+                                 date="d", build="mine", headline=set())
+        self.assertEqual((cube[0]["shape"], cube[0]["size"], cube[0]["build"]),
+                         ("4096x4096x4096", 4096, "mine"))
+
+
+class Measure(unittest.TestCase):
+    """measure.py's answers to bad input, before it profiles anything."""
+
+    def measure(self, *args, path=None):
+        env = {**os.environ, "PATH": path} if path else None
+        p = subprocess.run([sys.executable, str(TOOLS / "measure.py"), *args], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
+        return p.returncode, p.stdout
+
+    def test_bad_input_is_said_and_exit_2(self):
+        for args, message in ((("profile", "11", "--size", "8192x7168"),
+                               "--size takes a size (4096) or a shape MxNxK"),
+                              (("profile", "11", "--size", "0"), "not '0'"),
+                              (("profile", "2", "--record"), "--record is for the GEMM lessons'"),
+                              (("profile", "2", "--headline-only"), "--headline-only is for"),
+                              (("profile", "11", "--timeout", "0"), "--timeout takes"),
+                              (("sanitize", "11", "--record"), "sanitize: --record is profile's"),
+                              (("sass", "11", "--size", "4096", "--headline-only"),
+                               "--size, --headline-only are profile's"),
+                              (("profile", "99"), "no lesson '99'")):
+            with self.subTest(args=args):
+                rc, out = self.measure(*args)
+                self.assertEqual(rc, 2, out)
+                self.assertIn(message, out)
+                self.assertNotIn("Traceback", out)
+
+    def test_record_without_a_gpu(self):
+        tmp = Path(tempfile.mkdtemp(prefix="measure-test-"))
+        self.addCleanup(shutil.rmtree, tmp, True)
+        write(tmp / "nvidia-smi", "#!/bin/sh\necho 'No devices were found'\nexit 6\n", 0o755)
+        rc, out = self.measure("profile", "11", "--record", path=str(tmp))
+        self.assertEqual(rc, 3, out)
+        self.assertIn("this needs a CUDA GPU: nvidia-smi says: No devices were found", out)
+
+
+class DataFile(unittest.TestCase):
+    """The one writer of book/data/<gpu>.jsonl: bench's and a recorded profile's."""
+
+    def profile(self, lesson, shape, kernel, build="solution"):
+        m, n, k = map(int, shape.split("x"))
+        return dict(Measurements.PROFILE, lesson=lesson, shape=shape, M=m, N=n, K=k,
+                    size=m if m == n == k else None, kernel=kernel, build=build)
+
+    def test_a_profile_replaces_its_lesson_and_shapes_lines_and_keeps_the_rest(self):
+        tmp = Path(tempfile.mkdtemp(prefix="datafile-test-"))
+        self.addCleanup(shutil.rmtree, tmp, True)
+        path = datafile.path_of(datafile.data_dir(tmp, mine=False), "NVIDIA H200")
+        self.assertEqual(path, tmp / "nvidia-h200.jsonl")
+        self.assertEqual(datafile.path_of(datafile.data_dir(tmp, mine=True), "NVIDIA H100 80GB HBM3"),
+                         tmp / "mine" / "nvidia-h100-80gb-hbm3.jsonl")
+        meta = {"meta": True, "gpu": "NVIDIA H200", "date": "2026-11-27"}
+        gemm = dict(Measurements.GEMM, lesson="11", size=4096, shape="4096x4096x4096",
+                    build="solution")
+        old = [self.profile("11", "4096x4096x4096", "a"), self.profile("11", "4096x4096x4096", "b"),
+               self.profile("11", "8192x7168x2048", "c"), self.profile("10", "4096x4096x4096", "d"),
+               gemm]
+        datafile.update(path, old, lambda line: True, meta=meta)
+        self.assertEqual(datafile.read(path), (meta, old))
+        new = [self.profile("11", "4096x4096x4096", "e")]
+        datafile.update(path, new, profiles.replaced_by("11", "4096x4096x4096"))
+        kept_meta, lines = datafile.read(path)
+        self.assertEqual(kept_meta, meta)  # the run's description stays as it was
+        self.assertEqual([l.get("kernel") for l in lines], ["e", "c", "d", gemm["kernel"]])
+        self.assertFalse(any(f.name.endswith(".tmp") for f in tmp.iterdir()))
+        # Without a file: the lines alone, no description.
+        other = tmp / "other.jsonl"
+        datafile.update(other, new, profiles.replaced_by("11", "4096x4096x4096"))
+        self.assertEqual(datafile.read(other), (None, new))
 
 
 class Bench(unittest.TestCase):
@@ -559,8 +751,9 @@ class Bench(unittest.TestCase):
             '"cublas_tflops": 10.0, "pct_of_cublas": 50.0, "checked": true, "passed": true, '
             '"headline": true, "gpu": "Fake GPU", "precision": "PREC"}')
 
-    def test_sizes_shapes_and_the_stored_lines(self):
-        import bench
+    def fake_build(self):
+        """A build folder of fake lesson programs (each prints one measurement line and logs its
+        arguments), in a temporary folder: the folder."""
         tmp = Path(tempfile.mkdtemp(prefix="bench-test-"))
         self.addCleanup(shutil.rmtree, tmp, True)
         write(tmp / "bin" / "lesson01_solution",
@@ -578,9 +771,14 @@ class Bench(unittest.TestCase):
                   f"echo '{line}'\n"
                   f"echo '{{\"schema\": \"course.measurement/1\", \"lesson\": \"{lesson.num}\", "
                   f"\"what\": \"config\"}}'\n", 0o755)
+        return tmp
+
+    def bench(self, tmp, *args):
+        """(exit code, output) of bench.py on the fake build `tmp`, into tmp/out."""
+        import bench
         argv, probe = sys.argv, bench.probe_gpu
         sys.argv = ["bench.py", "--build", str(tmp), "--out", str(tmp / "out"), "--rest", "0",
-                    "--lessons", "3,11"]
+                    *args]
         bench.probe_gpu = lambda build=None: None
         said = io.StringIO()
         try:
@@ -588,8 +786,14 @@ class Bench(unittest.TestCase):
                 rc = bench.main()
         finally:
             sys.argv, bench.probe_gpu = argv, probe
-        self.assertEqual(rc, 0, said.getvalue())
-        self.assertIn("lesson 11 (solution) at 8192x7168x2048", said.getvalue())
+        return rc, said.getvalue()
+
+    def test_sizes_shapes_and_the_stored_lines(self):
+        tmp = self.fake_build()
+        rc, said = self.bench(tmp, "--lessons", "3,11", "--no-profile")
+        self.assertNotIn("profile", said)
+        self.assertEqual(rc, 0, said)
+        self.assertIn("lesson 11 (solution) at 8192x7168x2048", said)
         lines = [json.loads(l) for l in (tmp / "out" / "fake-gpu.jsonl").read_text().splitlines()]
         meta, rest = lines[0], lines[1:]
         self.assertEqual(meta["sizes_of"]["03"], ["1024", "2048", "4096"])
@@ -609,6 +813,63 @@ class Bench(unittest.TestCase):
                              if len(set(l["shape"].split("x"))) == 1 else None)
         # A lesson's own measurements are kept from its largest problem only.
         self.assertEqual(sum(1 for l in rest if l.get("what") == "config"), 2)
+
+    def test_profiles_after_the_timings_and_skipped_without_counters(self):
+        tmp = self.fake_build()
+        tools = tmp / "tools"
+        # nvidia-smi says a GPU is here; ncu runs the program, then prints its CSV (a ladder of
+        # two kernels, or the headline alone with --headline-only), or refuses the counters.
+        write(tools / "nvidia-smi", "#!/bin/sh\n[ \"$1\" = -L ] && echo 'GPU 0: Fake GPU'\n", 0o755)
+        ladder = ncu_csv([(1, CUBLAS, TIME, "usecond", "177.4"), (2, LADDER, TIME, "usecond", "372"),
+                          (3, CUBLAS, TIME, "usecond", "177.6"), (4, HEADLINE, TIME, "usecond", "181"),
+                          (5, HOLD, TIME, "usecond", "100")])
+        alone = ncu_csv([(1, CUBLAS, TIME, "usecond", "90"), (2, HEADLINE, TIME, "usecond", "95")])
+        write(tmp / "ladder.csv", ladder)
+        write(tmp / "alone.csv", alone)
+        write(tools / "ncu",
+              "#!/bin/sh\n"
+              f"echo \"$*\" >> {tmp / 'ncu.log'}\n"
+              f"if [ -f {tmp / 'refuse'} ]; then echo '==ERROR== ERR_NVGPUCTRPERM - no access'; "
+              "exit 1; fi\n"
+              'while [ "$1" != --metrics ]; do shift; done\nshift 2\n"$@"\n'
+              f'case " $* " in *" --headline-only "*) cat {tmp / "alone.csv"};; '
+              f'*) cat {tmp / "ladder.csv"};; esac\n', 0o755)
+        path = os.environ["PATH"]
+        os.environ["PATH"] = f"{tools}{os.pathsep}{path}"
+        self.addCleanup(os.environ.__setitem__, "PATH", path)
+        rc, said = self.bench(tmp, "--lessons", "11", "--only-sizes", "4096,8192x7168x2048,2048")
+        self.assertEqual(rc, 0, said)
+        data = tmp / "out" / "fake-gpu.jsonl"
+        lines = [measurements.check(json.loads(l)) for l in data.read_text().splitlines()]
+        found = [l for l in lines if profiles.is_profile(l)]
+        # The record's profile list, where the run measured: 4096^3 the ladder, the others the
+        # headline and cuBLAS; in the order the record lists them.
+        self.assertEqual(sorted({l["shape"] for l in found}),
+                         ["2048x2048x2048", "4096x4096x4096", "8192x7168x2048"])
+        at4096 = [l for l in found if l["shape"] == "4096x4096x4096"]
+        self.assertEqual([(l["kernel"], l["baseline"], l["headline"]) for l in at4096],
+                         [(CUBLAS, True, False), ("tma_wgmma_kernel<Cfg<128, 1>>", False, False),
+                          ("ring_gemm_kernel<RingConfig<128, 256, 4>>", False, True)])
+        self.assertEqual(at4096[0]["metrics"][TIME], 177500.0)
+        shapes = [l for l in found if l["shape"] == "8192x7168x2048"]
+        self.assertEqual([(l["baseline"], l["headline"], l["size"]) for l in shapes],
+                         [(True, False, None), (False, True, None)])
+        calls = (tmp / "ncu.log").read_text().splitlines()
+        self.assertEqual(sum("--headline-only" not in c for c in calls), 1)  # the ladder once
+        self.assertTrue(all("--clock-control none" in c and "--reps 1" in c for c in calls))
+        self.assertIn("--m 8192 --n 7168 --k 2048", " ".join(calls))
+        self.assertIn("recorded 3 kernel(s) of lesson 11 at 4096x4096x4096 (the ladder)", said)
+        # Timed again where ncu may not read the counters: one line says so, the bench goes on,
+        # and the profiles recorded before are kept beside the new timings.
+        (tmp / "refuse").write_text("")
+        rc, said = self.bench(tmp, "--lessons", "11", "--only-sizes", "4096")
+        self.assertEqual(rc, 0, said)
+        self.assertEqual(said.count("profiles skipped: ncu may not read the GPU's performance "
+                                    "counters"), 1, said)
+        again = [json.loads(l) for l in data.read_text().splitlines()]
+        self.assertEqual([l for l in again if profiles.is_profile(l)], found)
+        self.assertEqual(len([l for l in again if measurements.is_gemm(l)]),
+                         len([l for l in lines if measurements.is_gemm(l)]))
 
 
 # ---- the fake course -----------------------------------------------------------------------------

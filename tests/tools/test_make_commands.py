@@ -223,6 +223,36 @@ class Args(WithMake):
                     self.assertEqual(program_argv(seen), expected, out)
 
 
+class Measuring(WithMake):
+    """make profile-N and make bench pass their options on to the measuring scripts."""
+
+    def script_argv(self, *words):
+        rc, out, seen = self.make(*words)
+        self.assertEqual(rc, 0, out)
+        runs = [e["argv"] for e in seen if e["tool"] == "python"]
+        self.assertEqual(len(runs), 1, out)
+        return runs[0]
+
+    def test_profile_options(self):
+        argv = self.script_argv("profile-11", "SIZE=8192x7168x2048", "HEADLINE=1", "RECORD=1")
+        self.assertEqual(argv[:3], ["common/tools/measure.py", "profile", "11"])
+        self.assertEqual(argv[argv.index("--size") + 1], "8192x7168x2048")
+        self.assertIn("--headline-only", argv)
+        self.assertIn("--record", argv)
+        argv = self.script_argv("profile-11")
+        for option in ("--size", "--headline-only", "--record"):
+            self.assertNotIn(option, argv)
+        # The sanitizers and the SASS take none of them.
+        argv = self.script_argv("sanitize-11", "SIZE=4096", "RECORD=1", "HEADLINE=1")
+        self.assertEqual(argv[:2], ["common/tools/measure.py", "sanitize"])
+        for option in ("--size", "--headline-only", "--record"):
+            self.assertNotIn(option, argv)
+
+    def test_bench_without_profiles(self):
+        self.assertIn("--no-profile", self.script_argv("bench", "NO_PROFILE=1"))
+        self.assertNotIn("--no-profile", self.script_argv("bench"))
+
+
 class BadInput(WithMake):
     """Each bad command: a clear message, exit 2, nothing run."""
 

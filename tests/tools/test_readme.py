@@ -41,6 +41,35 @@ LINES = [META,
          gemm("11", "hopper_gemm", 4096, 90.22, precision="bf16"),
          gemm("11", "hopper_gemm", 8192, 96.06, precision="bf16")]
 
+TENSOR = "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"
+
+
+def profile(kernel, shape, ns, l2, dram, busy, baseline=False, headline=False):
+    """A profile line as `make profile-11 RECORD=1` records it (common/tools/course/profiles.py)."""
+    m, n, k = shape
+    metrics = {name: None for name, _ in bookdata.profiles.metrics_of(bookdata.records.find("11"))}
+    metrics.update({"gpu__time_duration.sum": ns, "lts__t_bytes.sum": l2,
+                    "dram__bytes_read.sum": dram, TENSOR: busy,
+                    "sm__inst_executed_pipe_tensor_op_gmma.sum": 1048576.0})
+    return {"schema": "course.measurement/2", "lesson": "11", "what": "profile", "kernel": kernel,
+            "M": m, "N": n, "K": k, "shape": f"{m}x{n}x{k}", "size": m if m == n == k else None,
+            "metrics": metrics, "launches": 2, "baseline": baseline, "headline": headline,
+            "gpu": META["gpu"], "date": "2026-12-01", "clocks": "left alone", "build": "solution"}
+
+
+CUBE, WIDE = (4096, 4096, 4096), (8192, 7168, 2048)
+PROFILES = [profile("tma_wgmma_kernel<Cfg<128, 1>>", CUBE, 372300.0, 2.775e9, 1.745e8, 43.76),
+            profile("ring_gemm_kernel<RingConfig<128, 256, 4>>", CUBE, 181300.0, 1.284e9, 1.486e8,
+                    93.12, headline=True),
+            profile("nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT", CUBE, 177400.0, 1.047e9,
+                    1.51e8, 94.85, baseline=True),
+            profile("ring_gemm_kernel<RingConfig<128, 256, 4>>", WIDE, 150000.0, 1.0e9, 1.0e8, 90.0,
+                    headline=True),
+            # cuBLAS in two kernels at this shape: their times and bytes add up.
+            profile("nvjet_a", WIDE, 140000.0, 0.8e9, 0.9e8, 95.0, baseline=True),
+            profile("nvjet_b", WIDE, 10000.0, 0.1e9, 0.1e8, 10.0, baseline=True),
+            dict(profile("mine_kernel", CUBE, 1.0, 1.0, 1.0, 1.0), build="mine")]
+
 README = """# Title
 
 <!-- BEGIN GENERATED: claim (make readme) -->
@@ -110,6 +139,59 @@ class Readme(unittest.TestCase):
         self.readme.write_text(README.replace("<!-- BEGIN GENERATED: claim (make readme) -->\n", ""))
         with self.assertRaises(readme.ReadmeError):
             readme.check(self.readme, self.data)
+
+    def test_the_profile_blocks_without_profiles(self):
+        gpus = bookdata.load(self.data)
+        for block in (readme.l11_profile_shapes_block, readme.l11_profile_ladder_block):
+            text = block(gpus)
+            self.assertEqual(text.count("\n"), 0, text)  # one line
+            self.assertIn("NVIDIA H100 80GB HBM3", text)
+            self.assertIn("has not been profiled yet", text)
+            self.assertIn("`make profile-11 SIZE=4096 RECORD=1`", text)
+            self.assertIn("`make bench`", text)
+        self.assertIn("has not been profiled yet", readme.l11_profile_ladder_block([]))
+
+    def test_the_profile_blocks_with_profiles(self):
+        with (self.data / "nvidia-h100-80gb-hbm3.jsonl").open("a") as f:
+            f.write("".join(json.dumps(l) + "\n" for l in PROFILES))
+        gpus = bookdata.load(self.data)
+        shapes = readme.l11_profile_shapes_block(gpus)
+        rows = [l for l in shapes.splitlines() if l.startswith("| ")]
+        self.assertEqual(len(rows), 3, shapes)  # the header, 4096^3, 8192 x 7168 x 2048
+        self.assertEqual(rows[1], "| 4096³ | 181.3 | 177.4 | 1.022 | 1.284 / 1.047 | 0.149 / 0.151 "
+                                  "| 0.067 | 93.1% / 94.8% | "
+                                  "`nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT` |")
+        # Two kernels of cuBLAS: times and bytes summed, the busy share weighted by time.
+        self.assertEqual(rows[2], "| 8192×7168×2048 | 150.0 | 150.0 | 1.000 | 1.000 / 0.900 "
+                                  "| 0.100 / 0.100 | 0.063 | 90.0% / 89.3% | `nvjet_a`, `nvjet_b` |")
+        flat = " ".join(shapes.split())
+        self.assertIn("Not profiled on the NVIDIA H100 80GB HBM3 yet: 8192³, 2048³, 16384³, 4000³, "
+                      "512×8192×8192", flat)
+        self.assertIn("2026-12-01", flat)
+        ladder = readme.l11_profile_ladder_block(gpus)
+        rows = [l for l in ladder.splitlines() if l.startswith("| ")]
+        metrics = bookdata.profiles.metrics_of(bookdata.records.find("11"))
+        self.assertEqual(rows[0], "| kernel | " + " | ".join(f"m{i}" for i in
+                                                            range(1, len(metrics) + 1)) + " |")
+        self.assertEqual([r.split(" | ")[0] for r in rows[1:]],
+                         ["| `tma_wgmma_kernel<Cfg<128, 1>>`",
+                          "| **`ring_gemm_kernel<RingConfig<128, 256, 4>>`**",
+                          "| `nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT` (cuBLAS)"])
+        self.assertTrue(rows[2].startswith("| **`ring_gemm_kernel<RingConfig<128, 256, 4>>`** | "
+                                           "**181.3** | **–** |"), rows[2])
+        self.assertIn("| 1,048,576 |", rows[1])
+        flat = " ".join(ladder.split())
+        self.assertIn("m1 kernel time, µs (`gpu__time_duration.sum`)", flat)
+        self.assertIn(f"tensor pipe busy, % (`{TENSOR}`)", flat)
+        self.assertIn("L2 traffic, GB (`lts__t_bytes.sum`)", flat)
+        self.assertIn(f"m{len(metrics)} ", flat)
+        self.assertNotIn("mine_kernel", shapes + ladder)  # the learner's build: never quoted
+        self.assertNotIn("None", shapes + ladder)
+        # Profiles at other shapes only: the ladder block says which size it waits for.
+        (self.data / "nvidia-h100-80gb-hbm3.jsonl").write_text("".join(
+            json.dumps(l) + "\n" for l in LINES + [p for p in PROFILES if p["M"] == 8192]))
+        text = readme.l11_profile_ladder_block(bookdata.load(self.data))
+        self.assertIn("The ladder at 4096³ has not been profiled on the NVIDIA H100 80GB HBM3 yet", text)
 
     def test_without_data_it_says_so(self):
         empty = self.tmp / "empty"

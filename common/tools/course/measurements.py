@@ -6,7 +6,10 @@ carries "schema": "course.measurement/2" and is either
 - a GEMM kernel, checked and timed next to cuBLAS (no "what" key): the GEMM_FIELDS below, and
   "intensity" (FLOP per byte the kernel loads by design) when the lesson states it; or
 - a lesson's own measurement, with "lesson" and "what" (lesson 01's "copy_bandwidth" and
-  "cublas_sgemm" ceilings, lesson 06's "occupancy", a "sweep" row, ...) and fields of its own.
+  "cublas_sgemm" ceilings, lesson 06's "occupancy", a "sweep" row, ...) and fields of its own;
+- or, written by `make profile-N RECORD=1` and `make bench` (not by a program), one kernel's
+  figures under Nsight Compute: "what": "profile", the PROFILE_FIELDS below (profiles.py says
+  what they hold).
 
 A GEMM line of version 2 names its regime ("burst" or "sustained", common/timing.hpp), whether the
 kernel took the first turn of the interleaving, and what NVML saw (the SM clock, and sustained the
@@ -38,6 +41,14 @@ GEMM_FIELDS_V2 = {"regime": str, "samples": int, "kernel_first": bool, "sm_clock
                   "cublas_sm_clock_mhz": _NUM, "power_w": _NUM, "cublas_power_w": _NUM,
                   "energy_j": _NUM, "cublas_energy_j": _NUM}
 PRECISIONS = ("fp32", "bf16")
+# A recorded profile line ("what": "profile"): its fields, each required ("size" may be null, a
+# metric's figure too, where ncu gave none).
+PROFILE = "profile"
+PROFILE_FIELDS = {
+    "lesson": str, "kernel": str, "M": int, "N": int, "K": int, "shape": str, "size": int,
+    "metrics": dict, "launches": int, "baseline": bool, "headline": bool, "gpu": str, "date": str,
+    "clocks": str, "build": str,
+}
 
 
 class SchemaError(ValueError):
@@ -65,7 +76,7 @@ def check(line):
         for key in ("lesson", "what"):
             if not isinstance(line.get(key), str):
                 raise SchemaError(f"a measurement with 'what' needs '{key}' as a string")
-        return line
+        return check_profile(line) if line["what"] == PROFILE else line
     required = dict(GEMM_FIELDS, **(GEMM_FIELDS_V2 if line["schema"] == SCHEMA else {}))
     for key, want in required.items():
         if key not in line:
@@ -81,6 +92,22 @@ def check(line):
         raise SchemaError(f"the GEMM line of {line['kernel']!r}: precision {line['precision']!r}")
     if regime(line) not in REGIMES:
         raise SchemaError(f"the GEMM line of {line['kernel']!r}: regime {line['regime']!r}")
+    return line
+
+
+def check_profile(line):
+    """`line` when it is a valid profile line; raises SchemaError otherwise."""
+    who = f"the profile line of {line.get('kernel', '?')!r}"
+    for key, want in PROFILE_FIELDS.items():
+        if key not in line:
+            raise SchemaError(f"{who} lacks '{key}'")
+        if not (_type_ok(line[key], want) or (key == "size" and line[key] is None)):
+            raise SchemaError(f"{who}: '{key}' is {line[key]!r}")
+    for name, value in line["metrics"].items():
+        if not isinstance(name, str) or not _type_ok(value, _NUM):
+            raise SchemaError(f"{who}: the metric {name!r} is {value!r}, not a number or null")
+    if line["shape"] != f"{line['M']}x{line['N']}x{line['K']}":
+        raise SchemaError(f"{who}: its shape {line['shape']!r} is not M x N x K")
     return line
 
 

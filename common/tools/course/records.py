@@ -101,6 +101,29 @@ def parse_shape(text):
     return (int(m.group(1)),) * 3
 
 
+def size_args(size):
+    """The lesson program's arguments for a size or shape: ["--size", "4096"] for a cube,
+    ["--m", "8192", "--n", "7168", "--k", "2048"] for another shape."""
+    m, n, k = parse_shape(size)
+    return ["--size", str(m)] if m == n == k else ["--m", str(m), "--n", str(n), "--k", str(k)]
+
+
+def size_value(size):
+    """What a stored line's "size" says: 4096 for a cube, None for another shape."""
+    m, n, k = parse_shape(size)
+    return m if m == n == k else None
+
+
+def shape_value(size):
+    """What a stored line's "shape" says: "4096x4096x4096", "8192x7168x2048"."""
+    return "x".join(str(d) for d in parse_shape(size))
+
+
+def volume(size):
+    m, n, k = parse_shape(size)
+    return m * n * k
+
+
 class Task:
     """One task of a lesson's exercise: its fill-in regions, its test tag, its hints (hints.py)."""
 
@@ -138,6 +161,7 @@ class Lesson:
         self.sanitize = list(record.measure.sanitize)
         self.bench = list(record.measure.bench)
         self.sweep = record.measure.sweep
+        self.profile = list(record.measure.profile)
         self.metrics = [(m.name, m.shows) for m in record.metric]
         self.tasks = [Task(i, t.title, t.tag, t.regions) for i, t in enumerate(record.task, 1)]
 
@@ -277,6 +301,14 @@ def record_problems(num, slug, record, where):
     if "sweep" in measure and measure["sweep"] not in measure.get("bench", []):
         problems.append(f"{where} [measure]: sweep {measure['sweep']!r} is not one of the bench "
                         f"sizes")
+    bench = measure.get("bench", []) if _is(measure.get("bench"), LIST) else []
+    for s in measure.get("profile", []) if _is(measure.get("profile"), LIST) else []:
+        if s not in bench:
+            problems.append(f"{where} [measure]: profile entry {s!r} is not one of the bench "
+                            f"sizes (make bench profiles only where it times)")
+    profile = measure.get("profile") if _is(measure.get("profile"), LIST) else []
+    if len(set(profile)) != len(profile):
+        problems.append(f"{where} [measure]: profile names a size twice: {profile!r}")
     if _is(measure.get("ragged"), STR):
         try:
             shlex.split(measure["ragged"])

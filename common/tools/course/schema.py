@@ -33,6 +33,13 @@ class Measure:
     lesson program then checks and times the variants the chapter compares (lesson 11's lab), and
     their lines are recorded like the ladder's. None: no sweep."""
 
+    profile: List[str] = dataclasses.field(default_factory=list)
+    """Where `make bench` profiles the lesson with Nsight Compute and records the figures in
+    book/data/ (`make profile-N SIZE=S RECORD=1`, one run each): sizes or shapes of the `bench`
+    list, each one of them. The first profiles the whole ladder, every kernel the program times
+    and cuBLAS's; the others the headline kernel and cuBLAS's alone (`--headline-only`). The
+    first is also `make profile-N`'s size when SIZE is not given. Empty: no profile recorded."""
+
 
 @dataclasses.dataclass
 class Metric:
