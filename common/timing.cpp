@@ -232,20 +232,26 @@ std::vector<TimingStats> time_interleaved(const std::vector<std::function<void()
       tally[k].gpu_ms += ms;
       tally[k].runs += per_block[k];
     }
-    // The power of each, fitted to the counter's jumps. The last block's work first runs on,
-    // untimed, for two more jumps (the counter jumps every 20-100 ms; after kTraceTailMs it is
-    // taken not to move), so that the jumps around the last block's end are inside a span too.
+    // The power of each, fitted to the counter's jumps. First the trace must reach past the last
+    // block: its work runs on, untimed and launched as a block's runs are, until the counter has
+    // jumped twice more (every 20-100 ms; after kTraceTailMs it is taken not to move). That tail
+    // is a work of its own in the fit (index n): what the GPU draws while the host stops
+    // launching must not count as any timed work's power.
     const std::size_t readings = seen.energy.size();
     const double tail_from = gpu.host_ms();
+    double polled = tail_from;
     while (!seen.energy_unknown && seen.energy.size() < readings + 2 &&
            gpu.host_ms() - tail_from < kTraceTailMs) {
       works[spans.back().work]();
-      gpu.poll(seen);
+      if (gpu.host_ms() - polled >= kPollMs) {
+        gpu.poll(seen);
+        polled = gpu.host_ms();
+      }
     }
     gpu.wait(gpu.mark(), seen);
-    spans.push_back({spans.back().work, tail_from, gpu.host_ms()});
+    spans.push_back({n, tail_from, gpu.host_ms()});
     if (!seen.energy_unknown) {
-      if (const auto watts = fit_powers(seen.energy, spans, n)) {
+      if (const auto watts = fit_powers(seen.energy, spans, n + 1)) {
         for (int k = 0; k < n; ++k) tally[k].watts = (*watts)[k];
       }
     }
