@@ -7,6 +7,7 @@
 #include "common/timing_hold.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <numeric>
@@ -117,10 +118,11 @@ namespace {
 constexpr double kRestFactor = 2.0;
 constexpr double kRestCapMs = 20.0;
 // Sustained: a run shorter than this is timed again as a batch that lasts about this long, to
-// size the blocks; and while launching a block the host reads the counters at most this often.
+// size the blocks; the energy counter is read this often in the background; the untimed tail
+// after the last block lasts this long (NVML's counter jumps every 20-100 ms).
 constexpr double kCalibrationMs = 5.0;
-constexpr double kPollMs = 0.5;
-constexpr double kTraceTailMs = 300.0;
+constexpr double kTracePollMs = 0.5;
+constexpr double kTraceTailMs = 250.0;
 
 // What one piece of work accumulates over a measurement.
 struct Tally {
@@ -155,7 +157,7 @@ std::vector<TimingStats> time_interleaved(const std::vector<std::function<void()
   }
   const int n = static_cast<int>(works.size());
   std::vector<Tally> tally(n);
-  WaitLog ignored;
+  std::vector<double> ignored;
   for (int w = 0; w < options.warmup; ++w) {
     for (const auto& work : works) work();
   }
@@ -169,10 +171,7 @@ std::vector<TimingStats> time_interleaved(const std::vector<std::function<void()
       const int from = gpu.mark();
       works[k]();
       const int to = gpu.mark();
-      WaitLog seen;
-      gpu.wait(to, seen);
-      tally[k].clock_mhz.insert(tally[k].clock_mhz.end(), seen.clock_mhz.begin(),
-                                seen.clock_mhz.end());
+      gpu.wait(to, tally[k].clock_mhz);
       const double ms = gpu.elapsed_ms(from, to);
       tally[k].times_ms.push_back(ms);
       gpu.idle_ms(std::min(kRestFactor * ms, kRestCapMs));
@@ -196,62 +195,39 @@ std::vector<TimingStats> time_interleaved(const std::vector<std::function<void()
     }
     const int rounds =
         std::max(2, static_cast<int>(std::ceil(options.sustained_ms / options.block_ms)));
-    // A block: its runs launched back to back. The host blocks in a launch once the GPU's queue is
-    // full, so it reads the counters between launches too (at most every kPollMs, so as not to
-    // slow the launches of short runs): the energy trace then has readings near every block's
-    // start and end.
-    auto block = [&](int k, WaitLog& log) {
-      double polled = gpu.host_ms();
-      for (long i = 0; i < per_block[k]; ++i) {
-        works[k]();
-        if (gpu.host_ms() - polled >= kPollMs) {
-          gpu.poll(log);
-          polled = gpu.host_ms();
-        }
-      }
+    auto block = [&](int k) {
+      for (long i = 0; i < per_block[k]; ++i) works[k]();
     };
     // The warm-up: half as long again, interleaved too, to reach the power cap and the steady
     // temperature before anything is timed.
-    for (int k : interleaved_order(n, (rounds + 1) / 2, options.order)) block(k, ignored);
-    WaitLog seen;
-    gpu.wait(gpu.mark(), seen);
+    for (int k : interleaved_order(n, (rounds + 1) / 2, options.order)) block(k);
+    gpu.wait(gpu.mark(), ignored);
     //! [sustained]
-    std::vector<WorkSpan> spans;
+    const bool tracing = gpu.start_energy_trace();
+    std::vector<WorkSpan> spans;  // each block's stretch of host time, for the energy
     for (int k : interleaved_order(n, rounds, options.order)) {
-      const std::size_t clocks_before = seen.clock_mhz.size();
       const double from_ms = gpu.host_ms();
       const int from = gpu.mark();
-      block(k, seen);
+      block(k);
       const int to = gpu.mark();
-      gpu.wait(to, seen);
+      gpu.wait(to, tally[k].clock_mhz);
       spans.push_back({k, from_ms, gpu.host_ms()});
-      tally[k].clock_mhz.insert(tally[k].clock_mhz.end(), seen.clock_mhz.begin() + clocks_before,
-                                seen.clock_mhz.end());
       const double ms = gpu.elapsed_ms(from, to);
       tally[k].times_ms.push_back(ms / per_block[k]);
       tally[k].gpu_ms += ms;
       tally[k].runs += per_block[k];
     }
-    // The power of each, fitted to the counter's jumps. First the trace must reach past the last
-    // block: its work runs on, untimed and launched as a block's runs are, until the counter has
-    // jumped twice more (every 20-100 ms; after kTraceTailMs it is taken not to move). That tail
-    // is a work of its own in the fit (index n): what the GPU draws while the host stops
-    // launching must not count as any timed work's power.
-    const std::size_t readings = seen.energy.size();
-    const double tail_from = gpu.host_ms();
-    double polled = tail_from;
-    while (!seen.energy_unknown && seen.energy.size() < readings + 2 &&
-           gpu.host_ms() - tail_from < kTraceTailMs) {
-      works[spans.back().work]();
-      if (gpu.host_ms() - polled >= kPollMs) {
-        gpu.poll(seen);
-        polled = gpu.host_ms();
+    // The power of each, fitted to the counter's jumps. The trace must reach past the last block,
+    // so its work runs on, untimed, in blocks, for kTraceTailMs: at least two more jumps. That
+    // tail is a work of its own in the fit (index n), not part of any timed work.
+    if (tracing) {
+      const double tail_from = gpu.host_ms();
+      while (gpu.host_ms() - tail_from < kTraceTailMs) {
+        block(spans.back().work);
+        gpu.wait(gpu.mark(), ignored);
       }
-    }
-    gpu.wait(gpu.mark(), seen);
-    spans.push_back({n, tail_from, gpu.host_ms()});
-    if (!seen.energy_unknown) {
-      if (const auto watts = fit_powers(seen.energy, spans, n + 1)) {
+      spans.push_back({n, tail_from, gpu.host_ms()});
+      if (const auto watts = fit_powers(gpu.stop_energy_trace(), spans, n + 1)) {
         for (int k = 0; k < n; ++k) tally[k].watts = (*watts)[k];
       }
     }
@@ -281,6 +257,8 @@ class CudaBackend final : public TimingBackend {
     }
   }
   ~CudaBackend() override {
+    tracing_ = false;
+    if (sampler_.joinable()) sampler_.join();
     for (cudaEvent_t e : events_) cudaEventDestroy(e);
   }
   CudaBackend(const CudaBackend&) = delete;
@@ -293,29 +271,13 @@ class CudaBackend final : public TimingBackend {
     CUDA_CHECK(cudaEventRecord(e));
     return static_cast<int>(events_.size()) - 1;
   }
-  void poll(WaitLog& log) override {
-    if (auto mhz = meter_.sm_clock_mhz()) log.clock_mhz.push_back(*mhz);
-    if (log.energy_unknown) return;
-    const std::optional<double> joules = meter_.energy_j();
-    if (!joules) {
-      log.energy_unknown = true;
-      return;
-    }
-    // A jump seen since the last read happened between the two reads: halfway is the best guess.
-    const double now = host_ms();
-    if (log.polled_ms >= 0 && *joules != log.last_joules) {
-      log.energy.push_back({0.5 * (log.polled_ms + now), *joules});
-    }
-    log.last_joules = *joules;
-    log.polled_ms = now;
-  }
-  void wait(int m, WaitLog& log) override {
-    // Polls, reading the counters while the GPU works: the first read comes right after the
+  void wait(int m, std::vector<double>& clock_mhz) override {
+    // Polls, reading the SM clock while the GPU works: the first read comes right after the
     // launch, so even a short repetition gets one. A wait has an end: work still running after
     // kWaitLimitS (no measured block comes near it) is a kernel that never ends.
     const auto start = std::chrono::steady_clock::now();
     for (;;) {
-      poll(log);
+      if (auto mhz = meter_.sm_clock_mhz()) clock_mhz.push_back(*mhz);
       const cudaError_t q = cudaEventQuery(events_[m]);
       if (q == cudaSuccess) break;
       if (q != cudaErrorNotReady) CUDA_CHECK(q);
@@ -325,6 +287,33 @@ class CudaBackend final : public TimingBackend {
       }
       std::this_thread::sleep_for(std::chrono::microseconds(500));
     }
+  }
+  bool start_energy_trace() override {
+    const std::optional<double> first = meter_.energy_j();
+    if (!first) return false;
+    trace_.clear();
+    tracing_ = true;
+    // A thread of its own: a read of the counter can take longer than a launch, and the launches
+    // of a block must not wait for it. A jump seen between two reads is put halfway between them.
+    sampler_ = std::thread([this, last = *first]() mutable {
+      double before = host_ms();
+      while (tracing_.load()) {
+        std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(kTracePollMs));
+        const std::optional<double> joules = meter_.energy_j();
+        const double now = host_ms();
+        if (joules && *joules != last) {
+          trace_.push_back({0.5 * (before + now), *joules});
+          last = *joules;
+        }
+        before = now;
+      }
+    });
+    return true;
+  }
+  std::vector<EnergyReading> stop_energy_trace() override {
+    tracing_ = false;
+    if (sampler_.joinable()) sampler_.join();
+    return std::move(trace_);
   }
   double host_ms() override {
     return std::chrono::duration<double, std::milli>(
@@ -350,6 +339,9 @@ class CudaBackend final : public TimingBackend {
   DeviceBuffer<char> scratch_;
   std::vector<cudaEvent_t> events_;
   int fill_ = 0;
+  std::thread sampler_;  // start_energy_trace()'s reader of the energy counter
+  std::atomic<bool> tracing_{false};
+  std::vector<EnergyReading> trace_;  // written by the sampler until it is joined
 };
 
 }  // namespace

@@ -23,11 +23,11 @@
 /// **Clocks and energy.** Each measurement also records, through NVML (common/power.hpp), the mean
 /// SM clock while the work ran, and in the sustained regime the power and the energy per run.
 /// NVML's energy counter does not count continuously: it jumps every 20–100 ms, too coarsely for
-/// one burst repetition, and a reading at a block's start or end can be a whole jump late. So the
-/// waits record each new reading with its time, and the power of each piece of work is fitted to
-/// all the jumps at once: each jump's energy is the sum, over the pieces of work, of the time each
-/// ran during it times its power (fit_powers()). Where NVML is missing the fields stay empty and
-/// the program says so once.
+/// one burst repetition, and a reading at a block's start or end can be a whole jump late. So a
+/// thread of its own records each jump with its time while the blocks run, and the power of each
+/// piece of work is fitted to all the jumps at once: each jump's energy is the sum, over the pieces
+/// of work, of the time each ran during it times its power (fit_powers()). Where NVML is missing
+/// the fields stay empty and the program says so once.
 #pragma once
 
 #include <functional>
@@ -93,20 +93,10 @@ TimingStats summarize_times(std::vector<double> times_ms);
 std::vector<int> interleaved_order(int works, int rounds, Order order = Order::kInterleaved);
 
 /// One jump of the board's energy counter: when it happened, on the host's clock
-/// (TimingBackend::host_ms(): halfway between the read that first showed the new value and the
-/// read before; the first read of a log only sets the baseline), and the new value, in joules.
+/// (TimingBackend::host_ms()), and the new value, in joules since the counter's origin.
 struct EnergyReading {
   double at_ms = 0;
   double joules = 0;
-};
-
-/// What a wait saw while the GPU worked.
-struct WaitLog {
-  std::vector<double> clock_mhz;      ///< the SM clock, sampled as the wait polls
-  std::vector<EnergyReading> energy;  ///< each new value of the energy counter, in order
-  bool energy_unknown = false;        ///< the counter could not be read (no NVML)
-  double polled_ms = -1;              ///< when the counters were last read (-1: not yet)
-  double last_joules = 0;             ///< the energy counter at that read
 };
 
 /// A stretch of host time (TimingBackend::host_ms()) during which piece of work `work` ran.
@@ -130,11 +120,13 @@ class TimingBackend {
   virtual ~TimingBackend() = default;
   /// Marks the stream now; elapsed_ms() measures between two marks.
   virtual int mark() = 0;
-  /// Reads the SM clock and the energy counter once, without waiting: appends the clock to `log`,
-  /// and the counter when its value is new.
-  virtual void poll(WaitLog& log) = 0;
-  /// Waits until the stream reached mark `m`, polling meanwhile (poll()).
-  virtual void wait(int m, WaitLog& log) = 0;
+  /// Waits until the stream reached mark `m`, sampling the SM clock meanwhile into `clock_mhz`.
+  virtual void wait(int m, std::vector<double>& clock_mhz) = 0;
+  /// Starts recording each jump of the energy counter, with its time, in the background: the
+  /// host's launches must not wait for the counter's reads. False when the counter cannot be read.
+  virtual bool start_energy_trace() = 0;
+  /// Stops the recording and returns the jumps seen since start_energy_trace(), in time order.
+  virtual std::vector<EnergyReading> stop_energy_trace() = 0;
   /// Milliseconds on the host's steady clock, the time base of EnergyReading::at_ms.
   virtual double host_ms() = 0;
   /// Milliseconds of GPU time between two marks that have been waited for.

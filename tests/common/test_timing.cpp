@@ -26,8 +26,11 @@ class SimulatedGpu final : public course::TimingBackend {
   double heating_per_ms = 0;  // heat gained per ms of work (0: a GPU that never throttles)
   double max_heat = 1;        // the cap: a throttled GPU runs at half speed
   double watts = 500;         // the board's power while work runs (0 while idle)
-  // The energy counter as NVML shows it: it jumps every tick_ms to the energy counted so far.
+  // The energy counter as NVML shows it: it jumps every tick_ms to the energy counted so far;
+  // while a trace is on, each jump is recorded with its time.
   double tick_ms = 20, counter = 0;
+  bool tracing = false;
+  std::vector<course::EnergyReading> trace;
   std::vector<double> marks;
   std::vector<int> log;  // which work ran, in order
   int flushes = 0, covers = 0;
@@ -43,15 +46,18 @@ class SimulatedGpu final : public course::TimingBackend {
     marks.push_back(now_ms);
     return static_cast<int>(marks.size()) - 1;
   }
-  void poll(course::WaitLog& out) override {
-    out.clock_mhz.push_back(1980.0 / (1.0 + heat));
-    if (out.polled_ms >= 0 && counter != out.last_joules) {
-      out.energy.push_back({0.5 * (out.polled_ms + now_ms), counter});
-    }
-    out.last_joules = counter;
-    out.polled_ms = now_ms;
+  void wait(int, std::vector<double>& clock_mhz) override {
+    clock_mhz.push_back(1980.0 / (1.0 + heat));
   }
-  void wait(int, course::WaitLog& out) override { poll(out); }
+  bool start_energy_trace() override {
+    trace.clear();
+    tracing = true;
+    return true;
+  }
+  std::vector<course::EnergyReading> stop_energy_trace() override {
+    tracing = false;
+    return trace;
+  }
   double host_ms() override { return now_ms; }
   double elapsed_ms(int from, int to) override { return marks[to] - marks[from]; }
   void flush_l2() override { ++flushes; }
@@ -68,6 +74,7 @@ class SimulatedGpu final : public course::TimingBackend {
       for (double t = (std::floor(now_ms / tick_ms) + 1) * tick_ms; t <= now_ms + ms;
            t += tick_ms) {
         counter = energy + w * (t - now_ms) * 1e-3;
+        if (tracing) trace.push_back({t, counter});
       }
     }
     now_ms += ms;
@@ -189,32 +196,28 @@ TEST_CASE("sustained: blocks of back-to-back runs, interleaved, a second of work
   const auto stats = course::time_interleaved(works, o, gpu);
   // One calibration run of each (A's, shorter than 5 ms, again as a batch of 2), then a warm-up
   // of 5 rounds, then 10 timed rounds of blocks of 25 runs (A) and 10 runs (B), then, untimed,
-  // runs of the last block's work (A) until the energy counter has jumped twice more (20 ms
-  // apart: 10 or 11 runs of 4 ms).
-  const auto a_runs = std::count(gpu.log.begin(), gpu.log.end(), 0);
-  CHECK(a_runs >= 1 + 2 + 5 * 25 + 10 * 25 + 6);
-  CHECK(a_runs <= 1 + 2 + 5 * 25 + 10 * 25 + 11);
+  // blocks of the last block's work (A) for 250 ms, so that the energy trace reaches past it.
+  CHECK(std::count(gpu.log.begin(), gpu.log.end(), 0) == 1 + 2 + 5 * 25 + 10 * 25 + 3 * 25);
   CHECK(std::count(gpu.log.begin(), gpu.log.end(), 1) == 1 + 5 * 10 + 10 * 10);
   CHECK(longest_run(gpu.log, 0) >= 2 * 25);  // a block of A, then A's block of the next round
   CHECK(stats[0].reps == 10);
   CHECK(close(stats[0].median_ms, 4.0));
   CHECK(close(stats[1].median_ms, 10.0));
-  // The power fitted to the counter's jumps, to within the time between two reads of it (one
-  // run here).
+  // The power, fitted to the counter's jumps.
   for (const course::TimingStats& s : stats) {
     CHECK(s.regime == course::Regime::kSustained);
     REQUIRE(s.power_w.has_value());
-    CHECK(std::fabs(*s.power_w - 500.0) < 0.02 * 500.0);
+    CHECK(std::fabs(*s.power_w - 500.0) < 1e-6);
   }
   REQUIRE(stats[1].energy_j.has_value());
-  CHECK(std::fabs(*stats[1].energy_j - 5.0) < 0.02 * 5.0);  // 500 W for 10 ms: 5 J per run
+  CHECK(std::fabs(*stats[1].energy_j - 5.0) < 1e-6);  // 500 W for 10 ms: 5 J per run
 }
 
 TEST_CASE("sustained: the power of each work does not depend on when the counter jumps",
           "[cpu][timing]") {
   // NVML's counter jumps every 20-100 ms. Read at a block's start and end, it would credit a 100
   // ms block with anything from half to one and a half times its energy; fitted to every jump at
-  // once, each work gets its own power (to within the time between two reads: a run of 0.5 ms).
+  // once, each work gets its own power.
   for (const double tick : {20.0, 50.0, 70.0, 100.0}) {
     SimulatedGpu gpu;
     gpu.tick_ms = tick;
@@ -229,10 +232,10 @@ TEST_CASE("sustained: the power of each work does not depend on when the counter
     INFO("the counter jumps every " << tick << " ms");
     REQUIRE(stats[0].power_w.has_value());
     REQUIRE(stats[1].power_w.has_value());
-    CHECK(std::fabs(*stats[0].power_w - 300.0) < 0.02 * 300.0);
-    CHECK(std::fabs(*stats[1].power_w - 600.0) < 0.02 * 600.0);
+    CHECK(std::fabs(*stats[0].power_w - 300.0) < 1e-6);
+    CHECK(std::fabs(*stats[1].power_w - 600.0) < 1e-6);
     REQUIRE(stats[1].energy_j.has_value());
-    CHECK(std::fabs(*stats[1].energy_j - 0.3) < 0.02 * 0.3);  // 600 W for 0.5 ms: 0.3 J a run
+    CHECK(std::fabs(*stats[1].energy_j - 0.3) < 1e-9);  // 600 W for 0.5 ms: 0.3 J a run
   }
 }
 
