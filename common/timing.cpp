@@ -193,8 +193,10 @@ std::vector<TimingStats> time_interleaved(const std::vector<std::function<void()
       if (ms < kCalibrationMs) ms = time_runs(std::lround(std::ceil(kCalibrationMs / ms)));
       per_block[k] = std::clamp(std::lround(options.block_ms / ms), 1L, 1L << 20);
     }
-    const int rounds =
-        std::max(2, static_cast<int>(std::ceil(options.sustained_ms / options.block_ms)));
+    // An even number of rounds, A B B A ... A B B A: then each work's blocks sit at the same mean
+    // and median place in time, and a GPU still heating up slows neither more than the other.
+    int rounds = std::max(2, static_cast<int>(std::ceil(options.sustained_ms / options.block_ms)));
+    rounds += rounds % 2;
     auto block = [&](int k) {
       for (long i = 0; i < per_block[k]; ++i) works[k]();
     };

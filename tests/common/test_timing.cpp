@@ -184,6 +184,23 @@ TEST_CASE("interleaved, twins on a GPU that heats up measure alike; one after th
   CHECK(longest_run(gpu.log, 0) <= 2);
 }
 
+TEST_CASE("sustained: twins on a GPU still heating up through the measurement measure alike",
+          "[cpu][timing]") {
+  // A GPU that keeps slowing down while it is timed (no cap reached): 5 rounds of A B, B A, ...
+  // would put B's median block one place later than A's; the rounds are made even.
+  SimulatedGpu gpu;
+  gpu.heating_per_ms = 0.0001;
+  gpu.max_heat = 10;
+  course::TimingOptions o;
+  o.warmup = 0;
+  o.regime = course::Regime::kSustained;
+  o.sustained_ms = 1000;
+  o.block_ms = 200;
+  const auto stats = course::time_interleaved(twins(gpu, 2.0), o, gpu);
+  CHECK(stats[0].reps == 6);
+  CHECK(std::fabs(stats[0].median_ms / stats[1].median_ms - 1.0) < 0.002);
+}
+
 TEST_CASE("sustained: blocks of back-to-back runs, interleaved, a second of work each",
           "[cpu][timing]") {
   SimulatedGpu gpu;
