@@ -376,6 +376,26 @@ def ceilings_sentence(gpu):
     return ", ".join(parts)
 
 
+def method_flags_sentence(gpu):
+    """One sentence on the rows lesson 01's check of the method flagged on `gpu`, e.g. "Lesson
+    01's check of the method flagged 1 row on this GPU: cuBLAS against itself, interleaved, read
+    97.7% (bf16 8192³, sustained; 97.1% in joules per GEMM), so differences that small are noise
+    here"; "" when none was flagged."""
+    flagged = [m for m in gpu.method if measurements.method_outside(m)]
+    if not flagged:
+        return ""
+    rows = []
+    for m in flagged:
+        joules = m.get("b_energy_pct_of_a")
+        rows.append(f"{fmt(m['b_pct_of_a'], 1)}% ({m['precision']} {m['n']}³, {m['regime']}"
+                    + (f"; {fmt(joules, 1)}% in joules per GEMM" if joules is not None else "")
+                    + ")")
+    return (f"Lesson 01's check of the method flagged {len(flagged)} "
+            f"row{'s' if len(flagged) > 1 else ''} on this GPU: cuBLAS against itself, "
+            f"interleaved, read {', '.join(rows)}, where a fair method gives 100% within "
+            f"±{fmt(flagged[0]['band_pct'], 0)}%; differences that small are noise here")
+
+
 def target_text(lesson):
     """The reference solution's target as prose writes it: "≥ 12%", "≈ 1%", or None."""
     t = lesson.solution_target_pct

@@ -16,8 +16,8 @@ that what the prose claims is what the data shows.
 Standard library only; build.py calls it.
 """
 
-from bookdata import (CEILING_NAMES, design_intensity, fmt_figure, kernel_identity, ordered,
-                      precision_of, problem_intensity, short_names, sizes_text)
+from bookdata import (CEILING_NAMES, design_intensity, fmt_figure, kernel_identity, measurements,
+                      ordered, precision_of, problem_intensity, short_names, sizes_text)
 
 
 def ratio(a, b):
@@ -388,8 +388,7 @@ def method_table(gpu):
            "J per GEMM, A (B) |", "|---|---|---|---|---|---|---|---|"]
     for m in gpu.method:
         order = "interleaved" if m["order"] == "interleaved" else "all of A, then all of B"
-        off = not m["within_band"] or m.get("energy_within_band") is False
-        flag = " (outside the band)" if m["order"] == "interleaved" and off else ""
+        flag = " (outside the band)" if measurements.method_outside(m) else ""
         out.append(f"| {m['precision']} {m['n']}³ | {m['regime']} | {order} | "
                    f"{fmt_figure(m['a_tflops'])} | {fmt_figure(m['b_tflops'])} | "
                    f"{m['b_pct_of_a']:.1f}%{flag} | {_num(m.get('a_sm_clock_mhz'), 0)} "
@@ -407,7 +406,7 @@ def method_paragraph(gpu):
     band = inter[0]["band_pct"]
     worst = max(inter, key=lambda m: abs(m["b_pct_of_a"] - 100))
     far = max(seq, key=lambda m: abs(m["b_pct_of_a"] - 100))
-    outside = [m for m in inter if not m["within_band"] or m.get("energy_within_band") is False]
+    outside = [m for m in inter if measurements.method_outside(m)]
     text = (f"On the {gpu.gpu}, cuBLAS timed against itself: interleaved, B / A stays within "
             f"{abs(worst['b_pct_of_a'] - 100):.1f}% of 100% in every row (the band is "
             f"±{band:g}%)" if not outside else

@@ -83,6 +83,8 @@ def results_block(gpus):
                f"in burst timing ({gpu.method_name()})."))
     if gpu.ceilings:
         lead += f" Lesson 01's ceilings: {bookdata.ceilings_sentence(gpu)}."
+    if flags := bookdata.method_flags_sentence(gpu):
+        lead += f" {flags}."
     others = [g for g in bookdata.ordered(gpus) if g is not gpu]
     if others:
         lead += (f" The targets and this table are the {gpu.gpu}'s; also measured: "

@@ -228,8 +228,7 @@ def main():
               f"({c.get('pct_of_peak', 0):.1f}% of the datasheet peak)", flush=True)
     flagged = 0
     for m in method:
-        energy_off = m.get("energy_within_band") is False
-        outside = m.get("order") == "interleaved" and (not m.get("within_band") or energy_off)
+        outside = measurements.method_outside(m)
         flagged += outside
         joules = (f", B J / A J = {m['b_energy_pct_of_a']:.1f}%"
                   if m.get("b_energy_pct_of_a") is not None else "")

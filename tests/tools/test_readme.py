@@ -193,6 +193,29 @@ class Readme(unittest.TestCase):
         text = readme.l11_profile_ladder_block(bookdata.load(self.data))
         self.assertIn("The ladder at 4096³ has not been profiled on the NVIDIA H100 80GB HBM3 yet", text)
 
+    def test_the_flags_of_the_method_are_said(self):
+        def method(order, regime, pct, joules=None):
+            return {"schema": "course.measurement/2", "lesson": "01", "what": "method",
+                    "precision": "bf16", "n": 8192, "regime": regime, "order": order,
+                    "b_pct_of_a": pct, "band_pct": 2.0, "within_band": abs(pct - 100) <= 2,
+                    "b_energy_pct_of_a": joules,
+                    "energy_within_band": None if joules is None else abs(joules - 100) <= 2,
+                    "gpu": META["gpu"]}
+        lines = LINES + [method("interleaved", "burst", 100.1),
+                         method("sequential", "sustained", 95.0, 100.0),  # the unfair order
+                         method("interleaved", "sustained", 99.0, 96.5)]  # joules outside
+        (self.data / "nvidia-h100-80gb-hbm3.jsonl").write_text(
+            "".join(json.dumps(l) + "\n" for l in lines))
+        readme.update(self.readme, self.data)
+        text = " ".join(self.readme.read_text().split())
+        self.assertIn("flagged 1 row on this GPU: cuBLAS against itself, interleaved, read 99.0% "
+                      "(bf16 8192³, sustained; 96.5% in joules per GEMM)", text)
+        # Without a flagged row, nothing is said.
+        (self.data / "nvidia-h100-80gb-hbm3.jsonl").write_text(
+            "".join(json.dumps(l) + "\n" for l in lines[:-1]))
+        readme.update(self.readme, self.data)
+        self.assertNotIn("flagged", self.readme.read_text())
+
     def test_without_data_it_says_so(self):
         empty = self.tmp / "empty"
         empty.mkdir()

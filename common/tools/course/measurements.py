@@ -153,3 +153,10 @@ def headline(lines):
     """The headline kernel's GEMM line among `lines`, else the first GEMM line, else None."""
     gemm = [l for l in lines if is_gemm(l)]
     return next((l for l in gemm if l.get("headline")), gemm[0] if gemm else None)
+
+
+def method_outside(m):
+    """Whether a line of lesson 01's check of the method ("what": "method") is an interleaved row
+    outside its noise band, in time or (sustained) in joules per GEMM: what `make bench` flags."""
+    return m.get("order") == "interleaved" and (
+        not m.get("within_band") or m.get("energy_within_band") is False)
