@@ -305,6 +305,9 @@ def l11_shapes_block(gpus):
     if missing:
         out += ["", wrap(f"Not measured on the {gpu.gpu} in that run: {', '.join(missing)} "
                          "(`make bench` times them).")]
+    if flags := bookdata.method_flags_sentence(gpu):
+        out += ["", wrap(f"{flags}: read the sustained column with that in mind (the headline "
+                         "takes the second turn there).")]
     return "\n".join(out)
 
 
