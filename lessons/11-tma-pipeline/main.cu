@@ -6,7 +6,7 @@
 //   make lesson-11                       your exercise
 //   make lesson-11 SOLUTION=1            the reference solution
 //   make lesson-11 ARGS="--size 8192"    options: --size, --m/--n/--k, --reps, --warmup, --json,
-//                                        --sweep, --check-only
+//                                        --sweep, --check-only, --only (names)
 #include "lab/lab.hpp"
 #include "tma_pipeline.hpp"
 
