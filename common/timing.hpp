@@ -17,8 +17,9 @@
 /// **Two regimes, each named.** Regime::kBurst times short repetitions, each starting from a cold
 /// L2 and an idle GPU: the GPU stays near its boost clock, as for one GEMM in a program that does
 /// other things. Regime::kSustained runs each piece of work back to back in blocks of about
-/// TimingOptions::block_ms, the blocks interleaved, for TimingOptions::sustained_ms of GPU time
-/// each after a warm-up of as long: the power and thermal steady state a training job sees.
+/// TimingOptions::block_ms, the blocks interleaved in an even number of rounds, for at least
+/// TimingOptions::sustained_ms of GPU time each after a warm-up about half as long: the power and
+/// thermal steady state a training job sees.
 ///
 /// **Clocks and energy.** Each measurement also records, through NVML (common/power.hpp), the mean
 /// SM clock while the work ran, and in the sustained regime the power and the energy per run.
@@ -63,7 +64,7 @@ struct TimingOptions {
   /// burst: evict the L2 before each repetition, so a small problem is not timed out of the cache
   bool flush_l2 = false;
   Regime regime = Regime::kBurst;
-  double sustained_ms = 1000;  ///< sustained: GPU time of each piece of work, timed (and warm-up)
+  double sustained_ms = 1000;  ///< sustained: GPU time of each piece of work, timed (at least)
   double block_ms = 200;       ///< sustained: the length of one block of back-to-back runs
   Order order = Order::kInterleaved;
 

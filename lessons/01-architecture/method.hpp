@@ -120,7 +120,10 @@ inline int check_the_method(const course::DeviceInfo& device, double sustained_m
               .add("a_power_w", b.cublas.power_w)
               .add("b_power_w", b.kernel.power_w)
               .add("b_energy_pct_of_a", energy_ratio)
-              .add("energy_within_band", energy_fair)
+              .add_json("energy_within_band",  // null where no joules were compared (burst)
+                        !energy_ratio ? "null"
+                        : energy_fair ? "true"
+                                      : "false")
               .add("gpu", device.name)
               .print();
         }
