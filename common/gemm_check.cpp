@@ -137,9 +137,9 @@ GemmBench bench_of(const TimingStats& kernel, const TimingStats& cublas, int M, 
   GemmBench b;
   b.kernel = kernel;
   b.cublas = cublas;
-  b.kernel_tflops = tflops(gemm_flops(M, N, K), kernel.median_ms);
-  b.cublas_tflops = tflops(gemm_flops(M, N, K), cublas.median_ms);
-  b.pct_of_cublas = 100.0 * cublas.median_ms / kernel.median_ms;
+  b.kernel_tflops = tflops(gemm_flops(M, N, K), kernel.ms());
+  b.cublas_tflops = tflops(gemm_flops(M, N, K), cublas.ms());
+  b.pct_of_cublas = 100.0 * cublas.ms() / kernel.ms();
   return b;
 }
 

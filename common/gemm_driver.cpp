@@ -115,10 +115,10 @@ GemmMeasurement measurement_of(const GemmResult& r, const LessonId& lesson, cons
   m.M = s.M;
   m.N = s.N;
   m.K = s.K;
-  m.ms = r.bench.kernel.median_ms;
+  m.ms = r.bench.kernel.ms();
   m.spread = r.bench.kernel.spread();
   m.tflops = r.bench.kernel_tflops;
-  m.cublas_ms = r.bench.cublas.median_ms;
+  m.cublas_ms = r.bench.cublas.ms();
   m.cublas_tflops = r.bench.cublas_tflops;
   m.pct_of_cublas = r.bench.pct_of_cublas;
   m.checked = r.checked;
@@ -230,11 +230,11 @@ std::vector<GemmResult> measure_kernels(const Cli& cli, const LessonId& lesson,
     baseline = bench_vs_cublas(cublas_gemm_fn<P>(handle.get()), s.M, s.N, s.K, timing);
   }
   if (!results.empty()) {
-    t.add_row(readings(
-        baseline.cublas,
-        {P::kBaseline, fixed(baseline.cublas.median_ms, 3), fixed(baseline.cublas_tflops, 2),
-         "100.0%", fixed(100 * baseline.cublas.spread(), 1) + "%"},
-        "-"));
+    t.add_row(
+        readings(baseline.cublas,
+                 {P::kBaseline, fixed(baseline.cublas.ms(), 3), fixed(baseline.cublas_tflops, 2),
+                  "100.0%", fixed(100 * baseline.cublas.spread(), 1) + "%"},
+                 "-"));
   }
   for (const GemmResult& r : results) {
     if (!r.not_written.empty()) {
@@ -246,7 +246,7 @@ std::vector<GemmResult> measure_kernels(const Cli& cli, const LessonId& lesson,
     }
     t.add_row(readings(
         r.bench.kernel,
-        {r.name, fixed(r.bench.kernel.median_ms, 3), fixed(r.bench.kernel_tflops, 2),
+        {r.name, fixed(r.bench.kernel.ms(), 3), fixed(r.bench.kernel_tflops, 2),
          fixed(r.bench.pct_of_cublas, 1) + "%", fixed(100 * r.bench.kernel.spread(), 1) + "%"},
         check_cell(r)));
   }
@@ -370,7 +370,7 @@ void sweep_variants(const LessonRun& run, const std::vector<Variant<P>>& table) 
     if (!v.swept || !named_in(run.cli.str("only"), v.name) || !runs_here(v)) continue;
     const double ms =
         time_gpu([&] { v.run(s.M, s.N, s.K, 1.0f, A.data(), B.data(), 0.0f, C.data()); }, timing)
-            .median_ms;
+            .ms();
     t.add_row({std::to_string(i), v.name, fixed(ms, 3), fixed(tflops(flops, ms), 2)});
     if (run.json) {
       measurement_line(run.lesson.id, "sweep")

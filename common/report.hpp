@@ -72,10 +72,10 @@ struct GemmMeasurement {
   std::string lesson;              ///< the lesson's number, "03"
   std::string kernel;              ///< the kernel's name, as in the lesson's table
   int M = 0, N = 0, K = 0;         ///< the problem: C is M x N, the sum runs over K
-  double ms = 0;                   ///< the kernel's median time, milliseconds
+  double ms = 0;                   ///< the kernel's time per run, ms (TimingStats::ms())
   double spread = 0;               ///< (max - min) / median of its repetitions
   double tflops = 0;               ///< 2 M N K / ms, in TFLOP/s
-  double cublas_ms = 0;            ///< cuBLAS's median time on the same inputs
+  double cublas_ms = 0;            ///< cuBLAS's time per run on the same inputs, ms
   double cublas_tflops = 0;        ///< cuBLAS's TFLOP/s
   double pct_of_cublas = 0;        ///< 100 * cublas_ms / ms
   bool checked = false;            ///< the kernel was checked against Eigen before it was timed

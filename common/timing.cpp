@@ -194,7 +194,9 @@ std::vector<TimingStats> time_interleaved(const std::vector<std::function<void()
       per_block[k] = std::clamp(std::lround(options.block_ms / ms), 1L, 1L << 20);
     }
     // An even number of rounds, A B B A ... A B B A: then each work's blocks sit at the same mean
-    // and median place in time, and a GPU still heating up slows neither more than the other.
+    // place in time, and a GPU still heating up slows neither more than the other. The blocks are
+    // short against the rise and fall of the clock at the power cap (timing.hpp), so that A B B A
+    // cancels it as it cancels a drift.
     int rounds = std::max(2, static_cast<int>(std::ceil(options.sustained_ms / options.block_ms)));
     rounds += rounds % 2;
     auto block = [&](int k) {

@@ -124,17 +124,17 @@ void compare(course::LessonRun& run, const std::vector<course::GemmResult>& meas
   //! [compare]
   std::vector<course::GemmResult> all = measured;
   all.push_back(contrast);
-  const double naive_ms = all.front().bench.kernel.median_ms;
+  const double naive_ms = all.front().bench.kernel.ms();
   std::printf("\nthe three mappings, M=%d N=%d K=%d (cuBLAS SGEMM: %.3f ms, %.2f TFLOP/s)\n", s.M,
-              s.N, s.K, contrast.bench.cublas.median_ms, contrast.bench.cublas_tflops);
+              s.N, s.K, contrast.bench.cublas.ms(), contrast.bench.cublas_tflops);
   course::Table t({"kernel", "threadIdx.x walks", "ms", "TFLOP/s", "% of cuBLAS",
                    "speed-up over lesson 03", "check"});
   for (std::size_t i = 0; i < all.size(); ++i) {
     const course::GemmResult& r = all[i];
-    t.add_row({r.name, kKernels[i].x_walks, course::fixed(r.bench.kernel.median_ms, 3),
+    t.add_row({r.name, kKernels[i].x_walks, course::fixed(r.bench.kernel.ms(), 3),
                course::fixed(r.bench.kernel_tflops, 2),
                course::fixed(r.bench.pct_of_cublas, 1) + "%",
-               course::fixed(naive_ms / r.bench.kernel.median_ms, 1) + "x",
+               course::fixed(naive_ms / r.bench.kernel.ms(), 1) + "x",
                !r.checked ? "skipped" : (r.passed ? "passed" : "FAILED")});
   }
   t.print();

@@ -169,7 +169,7 @@ void occupancy_sweep(const lesson06::TunedPlan& plan, const course::GemmShape& s
                                                            A.data(), B.data(), 0.0f, C.data());
                             },
                             timing)
-                            .median_ms;
+                            .ms();
       const double tf = course::tflops(course::gemm_flops(s.M, s.N, s.K), ms);
       t.add_row({cand.name + (c == plan.chosen ? " (chosen)" : ""), std::to_string(o.blocks_per_sm),
                  std::to_string(o.active_warps), pct(o.occupancy), std::to_string(it->second),

@@ -356,7 +356,7 @@ std::vector<WaveStep> measure_wave_quantization(const std::vector<long long>& gr
               CHECK_LAUNCH();
             },
             timing)
-            .median_ms;
+            .ms();
     steps.push_back(s);
   }
   return steps;
