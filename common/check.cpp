@@ -56,31 +56,41 @@ void check_launch(const char* file, int line) {
   }
 }
 
+bool poll_until_reached(cudaEvent_t event, const char* what, double limit_s, int poll_us,
+                        const std::function<void()>& between) {
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    if (between) between();
+    const cudaError_t err = cudaEventQuery(event);
+    if (err == cudaSuccess) return true;
+    if (err != cudaErrorNotReady) throw_cuda_error(err, what, __FILE__, __LINE__);
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limit_s) {
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(poll_us));
+  }
+}
+
 void wait_for_gpu(const char* what, double limit_s) {
   cudaEvent_t done;
   CUDA_CHECK(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
   CUDA_CHECK(cudaEventRecord(done));
-  const auto start = std::chrono::steady_clock::now();
-  for (;;) {
-    const cudaError_t err = cudaEventQuery(done);
-    if (err == cudaSuccess) break;
-    if (err != cudaErrorNotReady) {
-      cudaEventDestroy(done);
-      throw_cuda_error(err, what, __FILE__, __LINE__);
-    }
-    const double waited =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (waited > limit_s) {
-      std::fprintf(stdout,
-                   "\nFAILED: %s did not finish within %.0f s: the kernel never ends (a loop whose "
-                   "index never reaches its bound, a barrier or a wait that some threads never "
-                   "reach). Stopped.\n",
-                   what, limit_s);
-      std::fflush(stdout);
-      std::fprintf(stderr, "%s: hung for %.0f s, stopped\n", what, limit_s);
-      std::_Exit(3);
-    }
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  bool reached = false;
+  try {
+    reached = poll_until_reached(done, what, limit_s, 200);
+  } catch (...) {
+    cudaEventDestroy(done);
+    throw;
+  }
+  if (!reached) {
+    std::fprintf(stdout,
+                 "\nFAILED: %s did not finish within %.0f s: the kernel never ends (a loop whose "
+                 "index never reaches its bound, a barrier or a wait that some threads never "
+                 "reach). Stopped.\n",
+                 what, limit_s);
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s: hung for %.0f s, stopped\n", what, limit_s);
+    std::_Exit(3);
   }
   CUDA_CHECK(cudaEventDestroy(done));
 }

@@ -279,17 +279,12 @@ class CudaBackend final : public TimingBackend {
     // Polls, reading the SM clock while the GPU works: the first read comes right after the
     // launch, so even a short repetition gets one. A wait has an end: work still running after
     // kWaitLimitS (no measured block comes near it) is a kernel that never ends.
-    const auto start = std::chrono::steady_clock::now();
-    for (;;) {
+    const bool reached = poll_until_reached(events_[m], "the timed work", kWaitLimitS, 500, [&] {
       if (auto mhz = meter_.sm_clock_mhz()) clock_mhz.push_back(*mhz);
-      const cudaError_t q = cudaEventQuery(events_[m]);
-      if (q == cudaSuccess) break;
-      if (q != cudaErrorNotReady) CUDA_CHECK(q);
-      if (std::chrono::steady_clock::now() - start > std::chrono::seconds(kWaitLimitS)) {
-        throw std::runtime_error("timing: the timed work did not finish within " +
-                                 std::to_string(kWaitLimitS) + " s: a kernel that never ends");
-      }
-      std::this_thread::sleep_for(std::chrono::microseconds(500));
+    });
+    if (!reached) {
+      throw std::runtime_error("timing: the timed work did not finish within " +
+                               std::to_string(kWaitLimitS) + " s: a kernel that never ends");
     }
   }
   bool start_energy_trace() override {

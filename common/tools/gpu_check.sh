@@ -81,10 +81,10 @@ fi
 if [ "${MULTIARCH:-1}" != 0 ]; then
   multi=${GPU_CHECK_MULTI_BUILD:-$root/build-multi}
   archs="75;80;86;89;90a;120"
+  # The Makefile's configure (its generator, its build type); the list's quotes keep its ";" from
+  # the shell of make's recipe.
   step "configure multi-arch (-Werror)" configure-multi.log \
-    cmake -S . -B "$multi" $(command -v ninja >/dev/null && echo -G Ninja) \
-    -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CUDA_ARCHITECTURES=$archs" \
-    -DCOURSE_WERROR=ON &&
+    $m configure BUILD="$multi" CMAKE_ARGS="\"-DCMAKE_CUDA_ARCHITECTURES=$archs\" -DCOURSE_WERROR=ON" &&
     step "build multi-arch" build-multi.log cmake --build "$multi" -j "$(nproc)" &&
     step "multi-arch: no warning in log" no-warning-multi.log \
       bash -c '! grep -iE "warning[ :]" "$1"' _ "$logs/build-multi.log"
