@@ -45,6 +45,7 @@ help:
 	@echo "  make bench [MINE=1] [SIZES=1024,2048]    every kernel of every lesson against cuBLAS -> book/data/, README.md"
 	@echo "       [REGIMES=burst,sustained]           (interleaved; burst for every kernel, sustained for the headlines),"
 	@echo "       [NO_PROFILE=1]                      then the profiles the lessons' records name (NO_PROFILE=1: none)"
+	@echo "       [NO_PRINTED=1]                      and what each lesson prints, for its chapter (NO_PRINTED=1: none)"
 	@echo "  make profile-N [MINE=1] [SIZE=4096]      Nsight Compute: the metrics lesson N's optimization moves"
 	@echo "       [HEADLINE=1] [RECORD=1]             (SIZE: a size or MxNxK, default the record's first profile size,"
 	@echo "                                           else 2048; HEADLINE=1: the headline and cuBLAS only; RECORD=1:"
@@ -139,7 +140,7 @@ bench: configure
 	@$(COURSE) build $(BUILD_OPTS) && $(PYTHON) common/tools/bench.py --build $(BUILD) $(if $(MINE),--mine) $(if $(SIZES),--sizes $(SIZES)) \
 	  $(if $(BF16_SIZES),--bf16-sizes $(BF16_SIZES)) $(if $(LESSONS),--lessons $(LESSONS)) \
 	  $(if $(REGIMES),--regimes $(REGIMES)) $(if $(SUSTAINED_MS),--sustained-ms $(SUSTAINED_MS)) \
-	  $(if $(NO_PROFILE),--no-profile)
+	  $(if $(NO_PROFILE),--no-profile) $(if $(NO_PRINTED),--no-printed)
 
 # profile-N: SIZE is a size or a shape MxNxK; HEADLINE=1 profiles the headline kernel and cuBLAS
 # alone, RECORD=1 also records the figures in book/data/<gpu>.jsonl (MINE=1: book/data/mine/).

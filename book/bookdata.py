@@ -20,6 +20,10 @@ which checks the schema of every line. What matters here:
 - the profiles `make profile-N RECORD=1` and `make bench` record, "what": "profile": one kernel's
   Nsight Compute figures at one shape (common/tools/course/profiles.py); GpuData.profiled() gives
   them by shape, and the chapter's tables (book/readme.py) are made of them;
+- what `make lesson-N SOLUTION=1` printed, "what": "printed", recorded by `make bench`
+  (common/tools/course/printed.py): no measurement, so no chart or figure is made of it;
+  GpuData.printed holds it by lesson, and the chapters' "What it printed" (book/readme.py) shows
+  it;
 - `make bench` writes a first line {"meta": true, "gpu", "sm_count", "sm_clock_mhz", "driver",
   "cuda", "date", ...} describing the run, measures each kernel at several sizes and adds "size"
   and "build" to every line: "solution" (the reference solution) or "mine" (the learner's
@@ -114,7 +118,15 @@ class GpuData:
         names = [l["gpu"] for l in self.lines if l.get("gpu")]
         self.gpu = names[0] if names else path.stem
         order = {num: i for i, num in enumerate(lesson_order())}
-        self.ceilings = {l["what"]: l for l in self.lines
+        # What the lesson programs printed (`make bench` records it): no measurement, kept apart
+        # from every view below. {lesson: its transcript line, the newest}.
+        self.printed = {}
+        for l in self.lines:
+            if measurements.is_printed(l) and build_of(l) == build:
+                if l["lesson"] not in self.printed or l["date"] > self.printed[l["lesson"]]["date"]:
+                    self.printed[l["lesson"]] = l
+        measured = [l for l in self.lines if not measurements.is_printed(l)]
+        self.ceilings = {l["what"]: l for l in measured
                          if l["lesson"] == "01" and "what" in l and l["what"] != "method"}
         # Lesson 01's check of the method: cuBLAS against itself (`lesson01 --method`).
         self.method = [l for l in self.lines if l["lesson"] == "01" and l.get("what") == "method"]
@@ -122,7 +134,7 @@ class GpuData:
         self.extras = {}
         # The recorded profiles, in the order recorded.
         self.profiles = []
-        for l in self.lines:
+        for l in measured:
             if build_of(l) != build:
                 continue
             if profiles.is_profile(l):
@@ -289,6 +301,14 @@ def reference_gpu(gpus):
     H100's, the reference of the course's first measurements), or None."""
     return next((g for g in gpus if "h200" in g.stem),
                 next((g for g in gpus if "h100" in g.stem), None))
+
+
+def printed(gpus, num):
+    """(the GPU, its line) of lesson `num`'s transcript, what `make lesson-N SOLUTION=1` printed:
+    of the files that hold one, the newest (by date; on the same day, the first file in the order
+    the book shows them); (None, None) when none does."""
+    found = [(g, g.printed[num]) for g in ordered(gpus) if num in g.printed]
+    return max(found, key=lambda pair: pair[1]["date"], default=(None, None))
 
 
 def ordered(gpus):

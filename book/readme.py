@@ -6,8 +6,10 @@
 README.md holds blocks between `<!-- BEGIN GENERATED: NAME ... -->` and `<!-- END GENERATED: NAME -->`
 lines, and so do the chapters that quote measured figures (CHAPTER_GENERATORS: lesson 01's
 ceilings, lesson 03's floor and measurement, lesson 11's ladder, lab and shapes, and its Nsight
-Compute profiles, which `make profile-11 RECORD=1` and `make bench` record). This rewrites each
-from the data (`make readme`; `make bench` does it too, after writing the data):
+Compute profiles, which `make profile-11 RECORD=1` and `make bench` record) and every chapter's
+"What it printed" (`printed-NN`: what `make lesson-N SOLUTION=1` printed on a GPU, which `make
+bench` records; the newest such line of any GPU's file). This rewrites each from the data (`make
+readme`; `make bench` does it too, after writing the data):
 
 - `claim`: one sentence, how close the last lesson's headline kernel comes to cuBLAS on the H200
   (the same sentence as the book's front page: bookdata.headline_claim);
@@ -36,6 +38,7 @@ ROOT = BOOK.parent
 sys.path.insert(0, str(BOOK))
 import bookdata  # noqa: E402
 from bookdata import records  # noqa: E402
+from course import printed as transcript  # noqa: E402  (what the lesson programs printed)
 
 README = ROOT / "README.md"
 BLOCK = re.compile(r"^<!-- BEGIN GENERATED: ([\w-]+)(?: [^\n]*)? -->\n(.*?)^<!-- END GENERATED: \1 -->$",
@@ -468,17 +471,52 @@ def l11_profile_ladder_block(gpus):
     return "\n".join(out)
 
 
+# ---- what the lesson programs printed (`make bench` records it) ----------------------------------
+
+def printed_block(num):
+    """The generator of chapter `num`'s "What it printed": one sentence that says on which GPU, when
+    and with which driver and CUDA `make lesson-N SOLUTION=1` ran, then what it printed, verbatim;
+    of the files that record it, the newest (bookdata.printed). Without one, a sentence says so."""
+    command = transcript.command(num)
+
+    def block(gpus):
+        gpu, line = bookdata.printed(gpus, num)
+        if line is None:
+            return wrap(f"No output of `{command}` on a GPU is recorded in `book/data/` yet: "
+                        "`make bench` on a GPU records it.")
+        said = wrap(f"On the {line['gpu']} ({line['date']}, driver {line['driver']}, CUDA "
+                    f"{line['cuda']}; recorded in `{gpu.rel}`), `{line['command']}` printed:")
+        return f"{said}\n\n\\verbatim\n{line['text']}\n\\endverbatim"
+
+    return block
+
+
+def _with_printed(rel, gens):
+    """A chapter's generators with its `printed-NN` block: every chapter says what its program
+    printed."""
+    num = Path(rel).parent.name[:2]
+    return dict(gens, **{f"printed-{num}": printed_block(num)})
+
+
 # The chapters' generated blocks: which file holds which (`make readme` rewrites them too).
-CHAPTER_GENERATORS = {
+CHAPTER_GENERATORS = {rel: _with_printed(rel, gens) for rel, gens in {
     "lessons/01-architecture/README.md": {"ceilings": ceilings_block},
+    "lessons/02-dispatch/README.md": {},
     "lessons/03-naive/README.md": {"naive-floor": naive_floor_block,
                                    "naive-measured": naive_measured_block},
+    "lessons/04-coalescing/README.md": {},
+    "lessons/05-tiling/README.md": {},
+    "lessons/06-occupancy/README.md": {},
+    "lessons/07-register-tiling/README.md": {},
+    "lessons/08-warp-shuffle/README.md": {},
+    "lessons/09-swizzling/README.md": {},
+    "lessons/10-tensor-cores/README.md": {},
     "lessons/11-tma-pipeline/README.md": {"l11-ladder": l11_ladder_block,
                                           "l11-lab": l11_lab_block,
                                           "l11-shapes": l11_shapes_block,
                                           "l11-profile-shapes": l11_profile_shapes_block,
                                           "l11-profile-ladder": l11_profile_ladder_block},
-}
+}.items()}
 
 
 def blocks(data):

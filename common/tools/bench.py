@@ -32,12 +32,22 @@ and cuBLAS alone; with --mine, your build's, into your file), each ncu run limit
 PROFILE_TIMEOUT_S. The profile lines join the same file and replace those of their lesson and
 shape; the timings never replace them. Without ncu, or where it may not read the GPU's counters,
 one line says the profiles were skipped and why, and the bench goes on (a profile never fails
-it); --no-profile takes none. Then, when it wrote to book/data/ (not with --mine), it rewrites
-README.md's measured figures and the chapters' from it (book/readme.py, `make readme`).
+it); --no-profile takes none.
+
+It also records what each chapter shows under "What it printed": the output of the reference
+program run as `make lesson-N SOLUTION=1` runs it (no options), for lessons 01 and 02 after lesson
+01's ceilings, and for every other lesson it runs after that lesson's timings, each as one line
+{"what": "printed", "command", "text", "gpu", "date", "driver", "cuda"} (common/tools/course/
+printed.py: the course's folder is taken out of the paths the program prints). A transcript is
+replaced only by a new one of its lesson: those of the lessons not run now, or whose run failed,
+stay. --no-printed records none, and --mine none either (the chapters show the reference
+solutions'). Then, when it wrote to book/data/ (not with --mine), it rewrites README.md's measured
+figures and the chapters' from it, their transcripts too (book/readme.py, `make readme`).
 
   bench.py [--build DIR] [--sizes 1024,2048,4096] [--bf16-sizes 4096,8192,8192x7168x2048]
            [--lessons 3,5] [--only-sizes 4096] [--mine] [--rest 2] [--reps 10]
-           [--regimes burst,sustained] [--sustained-ms 1000] [--no-profile] [--out book/data]
+           [--regimes burst,sustained] [--sustained-ms 1000] [--no-profile] [--no-printed]
+           [--out book/data]
 """
 
 import argparse
@@ -50,7 +60,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import measure  # noqa: E402  (make profile-N: its exit codes)
-from course import datafile, measurements, profiles, records  # noqa: E402
+from course import datafile, measurements, printed, profiles, records  # noqa: E402
 from course.records import shape_value, size_args, size_value, volume  # noqa: E402
 from course.util import ROOT, probe_gpu, rel, run  # noqa: E402
 
@@ -139,6 +149,27 @@ def profile_lesson(build, lesson, measured, mine, rest, out_dir):
     return None
 
 
+def printed_line(build, num, meta):
+    """What lesson `num`'s reference program printed, run as `make lesson-N SOLUTION=1` runs it,
+    as the line that records it (course/printed.py), or None when it failed (said in a line)."""
+    print(f"    printed: {printed.command(num)} ...", flush=True)
+    t0 = time.time()
+    rc, out = printed.run(build, num)
+    if rc != 0:
+        said = [l for l in out.splitlines() if l.strip()]
+        print(f"    printed output not recorded, the run FAILED (exit {rc}):\n"
+              + "\n".join(said[-20:]), flush=True)
+        return None
+    try:
+        line = printed.line(num, out, gpu=meta["gpu"], date=meta["date"], driver=meta["driver"],
+                            cuda=meta["cuda"])
+    except (printed.PrintedError, measurements.SchemaError) as e:
+        print(f"    printed output not recorded: {e}", flush=True)
+        return None
+    print(f"    recorded ({time.time() - t0:.0f} s)", flush=True)
+    return line
+
+
 def tool_output(cmd):
     try:
         return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
@@ -168,6 +199,9 @@ def main():
                     help="sustained: GPU time of each kernel and of cuBLAS, ms")
     ap.add_argument("--no-profile", action="store_true",
                     help="take no profile (the records' `profile` lists): timings only")
+    ap.add_argument("--no-printed", action="store_true",
+                    help="record no transcript (what `make lesson-N SOLUTION=1` prints, shown "
+                    "in each chapter)")
     ap.add_argument("--out", default=str(ROOT / "book" / "data"))
     args = ap.parse_args()
     build = Path(args.build).resolve()
@@ -265,9 +299,13 @@ def main():
 
     def replaced(old):
         """Whether this run replaces a line the file holds: every line, without --lessons (but
-        the profiles); else lesson 01's and those of the lessons run now that it measures (the
-        lesson, the size, the regime) or whose size their record no longer lists. It keeps the
-        others of their sizes: what --only-sizes and --regimes leave."""
+        the profiles and the transcripts); else lesson 01's and those of the lessons run now that
+        it measures (the lesson, the size, the regime) or whose size their record no longer
+        lists. It keeps the others of their sizes: what --only-sizes and --regimes leave."""
+        if measurements.is_printed(old):
+            # A transcript is replaced by a new one of its lesson only: a lesson not run now, a
+            # run that failed, --no-printed and --mine keep the one recorded before.
+            return old.get("lesson") in {l["lesson"] for l in stored if measurements.is_printed(l)}
         if profiles.is_profile(old):
             # A profile is replaced by a profile of its lesson and shape (measure.py --record),
             # and dropped when its lesson, run now, no longer profiles that shape.
@@ -286,9 +324,28 @@ def main():
         # After every run, so that a bench stopped half-way keeps what it measured.
         datafile.update(path, stored, replaced, meta=meta)
 
-    # Each lesson's profiles follow its last run; a reason not to take them ends them all.
+    # Each lesson's transcript and profiles follow its last run; a reason not to take profiles
+    # ends them all.
     last_run = {lesson.num: i for i, (lesson, _, _, _) in enumerate(runs, 1)}
     no_profiles = "--no-profile" if args.no_profile else None
+    # What the reference programs print, each chapter's transcript: of the committed files only.
+    take_printed = not args.mine and not args.no_printed
+
+    def record_printed(num):
+        nonlocal failed
+        line = printed_line(build, num, meta)
+        if line is None:
+            failed += 1
+        else:
+            stored.append(line)
+            write()
+
+    if take_printed:
+        # Lessons 01 and 02 print no GEMM timings, but their chapters show what they print too.
+        for num in ("01", "02"):
+            print(f"lesson {num} (solution), as its chapter shows it ...", flush=True)
+            record_printed(num)
+            time.sleep(args.rest)
 
     for i, (lesson, size, which, regime) in enumerate(runs, 1):
         exe = build / "bin" / (f"lesson{lesson.num}" + ("_solution" if which == "solution" else ""))
@@ -325,6 +382,9 @@ def main():
                       flush=True)
         print(f"    ({time.time() - t0:.0f} s)", flush=True)
         write()
+        if i == last_run[lesson.num] and take_printed:
+            time.sleep(args.rest)
+            record_printed(lesson.num)
         if i == last_run[lesson.num] and not no_profiles:
             no_profiles = profile_lesson(build, lesson, run_sizes(lesson), args.mine, args.rest,
                                          out_dir)

@@ -40,7 +40,7 @@ REPO = Path(__file__).resolve().parents[2]
 TOOLS = REPO / "common" / "tools"
 COURSE = TOOLS / "course.py"
 sys.path.insert(0, str(TOOLS))
-from course import datafile, measurements, profiles, records, report, tomlsubset  # noqa: E402
+from course import datafile, measurements, printed, profiles, records, report, tomlsubset  # noqa: E402
 
 try:
     import tomllib
@@ -578,6 +578,24 @@ class Measurements(unittest.TestCase):
             with self.assertRaises(measurements.SchemaError):
                 measurements.check(bad)
 
+    PRINTED = {"schema": measurements.SCHEMA, "lesson": "09", "what": "printed",
+               "command": "make lesson-9 SOLUTION=1", "text": "seed: 1\n\nkernel  ms\n------",
+               "gpu": "NVIDIA H200", "date": "2026-11-27", "driver": "580.159.04", "cuda": "13.0",
+               "build": "solution"}
+
+    def test_printed_lines(self):
+        line = measurements.check(dict(self.PRINTED))
+        self.assertTrue(measurements.is_printed(line))
+        self.assertFalse(measurements.is_gemm(line))
+        self.assertFalse(profiles.is_profile(line))
+        for bad in ({k: v for k, v in self.PRINTED.items() if k != "text"},
+                    {k: v for k, v in self.PRINTED.items() if k != "driver"},
+                    dict(self.PRINTED, text=""), dict(self.PRINTED, text=" \n "),
+                    dict(self.PRINTED, text=["seed: 1"]), dict(self.PRINTED, command=None),
+                    dict(self.PRINTED, date="27.11.2026"), dict(self.PRINTED, cuda=13.0)):
+            with self.subTest(bad=bad), self.assertRaises(measurements.SchemaError):
+                measurements.check(bad)
+
     def test_a_programs_output(self):
         other = dict(self.GEMM, kernel="other", headline=False)
         out = "a table\n{not json\n" + json.dumps(other) + "\n" + json.dumps(self.GEMM) + "\n"
@@ -707,6 +725,56 @@ class Measure(unittest.TestCase):
         self.assertIn("this needs a CUDA GPU: nvidia-smi says: No devices were found", out)
 
 
+class Printed(unittest.TestCase):
+    """What `make lesson-N SOLUTION=1` printed, as a line of book/data/ (course/printed.py)."""
+
+    OUTPUT = ("== lesson02_solution\ndevice: NVIDIA H200 (compute capability 9.0)\n\n"
+              "picture: /home/you/course/build/dispatch-grid.svg\n\n")
+
+    def test_the_text_is_the_programs_without_makes_line_or_the_courses_folder(self):
+        text = printed.program_text(self.OUTPUT, "2", root="/home/you/course")
+        self.assertEqual(text, "device: NVIDIA H200 (compute capability 9.0)\n\n"
+                               "picture: build/dispatch-grid.svg")
+        # The program's own output (what bench runs) is kept whole; a trailing "/" on the root
+        # changes nothing, and a root elsewhere is left alone.
+        self.assertEqual(printed.program_text(self.OUTPUT.split("\n", 1)[1], "02",
+                                              root="/home/you/course/"), text)
+        self.assertIn("/home/you/course/build",
+                      printed.program_text(self.OUTPUT, "02", root="/elsewhere"))
+        # Build chatter before make's line is not the program's.
+        self.assertEqual(printed.program_text("building lesson 02 ...\n" + self.OUTPUT, "02",
+                                              root="/home/you/course"), text)
+        # Lesson 08's own "== " headings are its output, not make's line.
+        self.assertEqual(printed.program_text("== the shuffles\nlane 0", "08"),
+                         "== the shuffles\nlane 0")
+
+    def test_a_run_with_options_or_nothing_is_refused(self):
+        with self.assertRaises(printed.PrintedError):
+            printed.program_text("== lesson10_solution --sweep\nrows\n", "10")
+        for empty in ("", "== lesson03_solution\n\n"):
+            with self.assertRaises(printed.PrintedError):
+                printed.program_text(empty, "03")
+
+    def test_the_line_and_its_record(self):
+        line = printed.line("2", self.OUTPUT, gpu="NVIDIA H200", date="2026-11-27",
+                            driver="580.159.04", cuda="13.0", root="/home/you/course")
+        self.assertEqual((line["lesson"], line["what"], line["command"], line["build"]),
+                         ("02", "printed", "make lesson-2 SOLUTION=1", "solution"))
+        self.assertEqual(measurements.check(json.loads(json.dumps(line))), line)
+        tmp = Path(tempfile.mkdtemp(prefix="printed-test-"))
+        self.addCleanup(shutil.rmtree, tmp, True)
+        meta = {"meta": True, "gpu": "NVIDIA H200", "date": "2026-11-24"}
+        old = [dict(line, date="2026-11-24", text="old 02"), dict(line, lesson="09", text="09"),
+               dict(Measurements.GEMM, lesson="09")]
+        path = datafile.update(tmp / "nvidia-h200.jsonl", old, lambda l: True, meta=meta)
+        self.assertEqual(printed.record(tmp, 2, self.OUTPUT, gpu="NVIDIA H200", date="2026-11-27",
+                                        driver="580.159.04", cuda="13.0",
+                                        root="/home/you/course"), path)
+        kept_meta, lines = datafile.read(path)
+        self.assertEqual(kept_meta, meta)
+        self.assertEqual(lines, [line] + old[1:])  # its lesson's replaced, the rest kept
+
+
 class DataFile(unittest.TestCase):
     """The one writer of book/data/<gpu>.jsonl: bench's and a recorded profile's."""
 
@@ -762,6 +830,11 @@ class Bench(unittest.TestCase):
               "\"what\": \"copy_bandwidth\", \"value\": 3000.0, \"unit\": \"GB/s\", \"peak\": "
               "3350.0, \"pct_of_peak\": 89.5, \"gpu\": \"Fake GPU\", \"sm_count\": 132, "
               "\"sm_clock_mhz\": 1980}'\n", 0o755)
+        # Lesson 02 prints text only, and a path in the course's folder (whose root bench takes
+        # out of the text it records).
+        write(tmp / "bin" / "lesson02_solution",
+              f"#!/bin/sh\n[ -f {tmp / 'fail02'} ] && exit 1\necho 'device: Fake GPU'\n"
+              f"echo 'picture: {REPO}/build/dispatch-grid.svg'\n", 0o755)
         for lesson in records.lessons():
             if lesson.kind != "gemm":
                 continue
@@ -802,7 +875,8 @@ class Bench(unittest.TestCase):
         shapes = [l["shape"] for l in gemm if l["lesson"] == "11"]
         # Each shape twice: burst, then the headline alone in the sustained regime.
         self.assertEqual(len(shapes), 2 * len(meta["sizes_of"]["11"]))
-        args = (tmp / "args.log").read_text().splitlines()
+        # (The runs without arguments are those of the transcripts.)
+        args = [a for a in (tmp / "args.log").read_text().splitlines() if a]
         sustained = [a for a in args if "--regime sustained" in a]
         self.assertEqual(len(sustained), len(args) // 2)
         self.assertTrue(all("--headline-only" in a for a in sustained))
@@ -813,6 +887,56 @@ class Bench(unittest.TestCase):
                              if len(set(l["shape"].split("x"))) == 1 else None)
         # A lesson's own measurements are kept from its largest problem only.
         self.assertEqual(sum(1 for l in rest if l.get("what") == "config"), 2)
+
+    def printed_lines(self, tmp, mine=False):
+        data = datafile.data_dir(tmp / "out", mine=mine) / "fake-gpu.jsonl"
+        return {l["lesson"]: l for l in datafile.read(data)[1] if measurements.is_printed(l)}
+
+    def test_transcripts_replaced_only_by_a_new_one_of_their_lesson(self):
+        tmp = self.fake_build()
+        old = {num: dict(Measurements.PRINTED, lesson=num, command=printed.command(num),
+                         text=f"old {num}", gpu="Fake GPU", date="2000-01-01")
+               for num in ("01", "02", "03", "09")}
+        datafile.update(tmp / "out" / "fake-gpu.jsonl", list(old.values()), lambda l: True,
+                        meta={"meta": True, "gpu": "Fake GPU", "date": "2000-01-01"})
+        # --no-printed records none and keeps every one, with or without --lessons.
+        for args in (("--lessons", "3"), ()):
+            rc, said = self.bench(tmp, *args, "--regimes", "burst", "--no-profile",
+                                  "--no-printed")
+            self.assertEqual(rc, 0, said)
+            self.assertEqual(self.printed_lines(tmp), old)
+        rc, said = self.bench(tmp, "--lessons", "3", "--regimes", "burst", "--no-profile")
+        self.assertEqual(rc, 0, said)
+        self.assertIn("printed: make lesson-3 SOLUTION=1", said)
+        found = self.printed_lines(tmp)
+        # 01, 02 and the lesson run now: new; lesson 09, not run now: as it was.
+        self.assertEqual(sorted(found), ["01", "02", "03", "09"])
+        self.assertEqual(found["09"], old["09"])
+        for num in ("01", "02", "03"):
+            line = found[num]
+            self.assertNotEqual(line["date"], "2000-01-01")
+            self.assertEqual((line["command"], line["gpu"], line["build"]),
+                             (printed.command(num), "Fake GPU", "solution"))
+        # Lesson 02's path is the course's own: its folder is taken out.
+        self.assertEqual(found["02"]["text"], "device: Fake GPU\npicture: build/dispatch-grid.svg")
+        self.assertIn('"what": "config"', found["03"]["text"])  # the whole output
+        # No transcript is taken for a GEMM measurement, nor a measurement for a transcript.
+        lines = datafile.read(tmp / "out" / "fake-gpu.jsonl")[1]
+        self.assertEqual(sum(1 for l in lines if measurements.is_printed(l)), 4)
+        # A run that fails records nothing, keeps the transcript before, and fails the bench.
+        (tmp / "fail02").write_text("")
+        rc, said = self.bench(tmp, "--lessons", "3", "--regimes", "burst", "--no-profile")
+        self.assertEqual(rc, 1, said)
+        self.assertIn("printed output not recorded, the run FAILED (exit 1)", said)
+        self.assertEqual(self.printed_lines(tmp)["02"], found["02"])
+        # Your builds' file gets no transcript.
+        (tmp / "fail02").unlink()
+        write(tmp / "bin" / "lesson03", (tmp / "bin" / "lesson03_solution").read_text(), 0o755)
+        rc, said = self.bench(tmp, "--lessons", "3", "--regimes", "burst", "--no-profile",
+                              "--mine")
+        self.assertEqual(rc, 0, said)
+        self.assertEqual(self.printed_lines(tmp, mine=True), {})
+        self.assertNotIn("printed:", said)
 
     def test_profiles_after_the_timings_and_skipped_without_counters(self):
         tmp = self.fake_build()

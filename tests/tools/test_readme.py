@@ -216,6 +216,46 @@ class Readme(unittest.TestCase):
         readme.update(self.readme, self.data)
         self.assertNotIn("flagged", self.readme.read_text())
 
+    def printed(self, num, date, text, gpu=META["gpu"]):
+        return {"schema": "course.measurement/2", "lesson": num, "what": "printed",
+                "command": f"make lesson-{int(num)} SOLUTION=1", "text": text, "gpu": gpu,
+                "date": date, "driver": "580.159.04", "cuda": "13.0", "build": "solution"}
+
+    def test_what_it_printed(self):
+        block = readme.printed_block("09")
+        # Without a transcript: a sentence that says so, and how to record one.
+        self.assertEqual(" ".join(block(bookdata.load(self.data)).split()),
+                         "No output of `make lesson-9 SOLUTION=1` on a GPU is recorded in "
+                         "`book/data/` yet: `make bench` on a GPU records it.")
+        with (self.data / "nvidia-h100-80gb-hbm3.jsonl").open("a") as f:
+            f.write(json.dumps(self.printed("09", "2026-01-02", "kernel  ms\n--------  <==")) + "\n")
+            f.write(json.dumps(self.printed("01", "2026-01-02", "device 0: G")) + "\n")
+        gpus = bookdata.load(self.data)
+        said, shown = block(gpus).split("\n\n", 1)
+        self.assertEqual(" ".join(said.split()),
+                         "On the NVIDIA H100 80GB HBM3 (2026-01-02, driver 580.159.04, CUDA 13.0; "
+                         f"recorded in `{gpus[0].rel}`), `make lesson-9 SOLUTION=1` printed:")
+        self.assertEqual(shown, "\\verbatim\nkernel  ms\n--------  <==\n\\endverbatim")
+        # A transcript is no measurement: not a ceiling, no lesson measured for it.
+        self.assertEqual(gpus[0].ceilings, {})
+        self.assertNotIn("09", gpus[0].lessons_measured())
+        self.assertEqual(sorted(gpus[0].printed), ["01", "09"])
+        # Of several GPUs' files, the newest transcript.
+        (self.data / "nvidia-h200.jsonl").write_text(json.dumps(
+            self.printed("09", "2026-01-03", "newer", gpu="NVIDIA H200")) + "\n")
+        text = block(bookdata.load(self.data))
+        self.assertIn("On the NVIDIA H200 (2026-01-03,", text)
+        self.assertIn("\\verbatim\nnewer\n\\endverbatim", text)
+        # In a chapter: the block between its lines, the rest of the chapter as it was.
+        chapter = ("## What it printed\n\nThe program prints:\n\n"
+                   "<!-- BEGIN GENERATED: printed-09 (make readme) -->\nold\n"
+                   "<!-- END GENERATED: printed-09 -->\n\nThe kernels.\n")
+        new = readme.render(chapter, {"printed-09": text}, "chapter")
+        self.assertEqual(new, chapter.replace("old", text))
+        # Every chapter has one.
+        for rel, generators in readme.CHAPTER_GENERATORS.items():
+            self.assertIn(f"printed-{Path(rel).parent.name[:2]}", generators)
+
     def test_without_data_it_says_so(self):
         empty = self.tmp / "empty"
         empty.mkdir()

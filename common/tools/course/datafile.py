@@ -7,7 +7,8 @@ ignores. Its first line describes `make bench`'s run ({"meta": true, ...}) when 
 other line is a measurement (measurements.py reads and checks them). A tool that measures part of
 what the file holds replaces those lines and keeps the others: update() takes the new lines and a
 test of which old ones they replace (bench: the lessons, sizes and regimes it times; a recorded
-profile: the profile lines of its lesson and shape).
+profile: the profile lines of its lesson and shape; a transcript, what a lesson program printed:
+the one of its lesson, printed.py).
 """
 
 import json

@@ -9,7 +9,10 @@ carries "schema": "course.measurement/2" and is either
   "cublas_sgemm" ceilings, lesson 06's "occupancy", a "sweep" row, ...) and fields of its own;
 - or, written by `make profile-N RECORD=1` and `make bench` (not by a program), one kernel's
   figures under Nsight Compute: "what": "profile", the PROFILE_FIELDS below (profiles.py says
-  what they hold).
+  what they hold);
+- or, written by `make bench` (not by a program), what `make lesson-N SOLUTION=1` printed on the
+  GPU, the transcript a chapter shows: "what": "printed", the PRINTED_FIELDS below (printed.py
+  says what they hold). It is no measurement to chart: bookdata.py keeps it apart.
 
 A GEMM line of version 2 names its regime ("burst" or "sustained", common/timing.hpp), whether the
 kernel took the first turn of the interleaving, and what NVML saw (the SM clock, and sustained the
@@ -17,12 +20,14 @@ power and the energy per GEMM; null where unknown). Version 1 lines (the H100 da
 2026-11-21..24) are still read: they were timed in burst, all of cuBLAS's repetitions first, then
 all of the kernel's (METHOD_V1); regime() and method() say so.
 
-`make bench` adds "size" and "build" to each line it stores in book/data/, and writes a first line
-{"meta": true, ...} describing the run; both are kept as they are. `make grade`, `make bench` and
-the book (book/bookdata.py) read the lines through this module, which checks the schema.
+`make bench` adds "size" and "build" to each line of a program that it stores in book/data/ (a
+transcript has "build" alone), and writes a first line {"meta": true, ...} describing the run;
+both are kept as they are. `make grade`, `make bench` and the book (book/bookdata.py) read the
+lines through this module, which checks the schema.
 """
 
 import json
+import re
 
 SCHEMA = "course.measurement/2"
 SCHEMA_V1 = "course.measurement/1"
@@ -49,6 +54,14 @@ PROFILE_FIELDS = {
     "metrics": dict, "launches": int, "baseline": bool, "headline": bool, "gpu": str, "date": str,
     "clocks": str, "build": str,
 }
+# A recorded transcript ("what": "printed"): its fields, each required; "text" is not empty and
+# "date" is a day, YYYY-MM-DD.
+PRINTED = "printed"
+PRINTED_FIELDS = {
+    "lesson": str, "command": str, "text": str, "gpu": str, "date": str, "driver": str,
+    "cuda": str, "build": str,
+}
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 class SchemaError(ValueError):
@@ -76,7 +89,9 @@ def check(line):
         for key in ("lesson", "what"):
             if not isinstance(line.get(key), str):
                 raise SchemaError(f"a measurement with 'what' needs '{key}' as a string")
-        return check_profile(line) if line["what"] == PROFILE else line
+        if line["what"] == PROFILE:
+            return check_profile(line)
+        return check_printed(line) if line["what"] == PRINTED else line
     required = dict(GEMM_FIELDS, **(GEMM_FIELDS_V2 if line["schema"] == SCHEMA else {}))
     for key, want in required.items():
         if key not in line:
@@ -109,6 +124,26 @@ def check_profile(line):
     if line["shape"] != f"{line['M']}x{line['N']}x{line['K']}":
         raise SchemaError(f"{who}: its shape {line['shape']!r} is not M x N x K")
     return line
+
+
+def check_printed(line):
+    """`line` when it is a valid transcript line; raises SchemaError otherwise."""
+    who = f"the printed line of lesson {line.get('lesson', '?')}"
+    for key, want in PRINTED_FIELDS.items():
+        if key not in line:
+            raise SchemaError(f"{who} lacks '{key}'")
+        if not _type_ok(line[key], want):
+            raise SchemaError(f"{who}: '{key}' is {line[key]!r}")
+    if not line["text"].strip():
+        raise SchemaError(f"{who}: its text is empty")
+    if not _DAY.match(line["date"]):
+        raise SchemaError(f"{who}: its date {line['date']!r} is not YYYY-MM-DD")
+    return line
+
+
+def is_printed(line):
+    """True for a recorded transcript's line ("what": "printed")."""
+    return line.get("what") == PRINTED and not line.get("meta")
 
 
 def regime(line):
