@@ -93,12 +93,7 @@ def check(line):
             return check_profile(line)
         return check_printed(line) if line["what"] == PRINTED else line
     required = dict(GEMM_FIELDS, **(GEMM_FIELDS_V2 if line["schema"] == SCHEMA else {}))
-    for key, want in required.items():
-        if key not in line:
-            raise SchemaError(f"the GEMM line of {line.get('kernel', '?')!r} lacks '{key}'")
-        if not _type_ok(line[key], want):
-            raise SchemaError(f"the GEMM line of {line.get('kernel', '?')!r}: '{key}' is "
-                              f"{line[key]!r}")
+    _check_fields(line, required, f"the GEMM line of {line.get('kernel', '?')!r}")
     for key, want in OPTIONAL_GEMM_FIELDS.items():
         if key in line and not _type_ok(line[key], want):
             raise SchemaError(f"the GEMM line of {line.get('kernel', '?')!r}: '{key}' is "
@@ -110,14 +105,20 @@ def check(line):
     return line
 
 
+def _check_fields(line, fields, who, may_be_null=()):
+    """Raises SchemaError, naming `who`, when `line` lacks a key of `fields` ({key: the types it
+    may have}) or holds a value of another type (None allowed for the keys in `may_be_null`)."""
+    for key, want in fields.items():
+        if key not in line:
+            raise SchemaError(f"{who} lacks '{key}'")
+        if not (_type_ok(line[key], want) or (key in may_be_null and line[key] is None)):
+            raise SchemaError(f"{who}: '{key}' is {line[key]!r}")
+
+
 def check_profile(line):
     """`line` when it is a valid profile line; raises SchemaError otherwise."""
     who = f"the profile line of {line.get('kernel', '?')!r}"
-    for key, want in PROFILE_FIELDS.items():
-        if key not in line:
-            raise SchemaError(f"{who} lacks '{key}'")
-        if not (_type_ok(line[key], want) or (key == "size" and line[key] is None)):
-            raise SchemaError(f"{who}: '{key}' is {line[key]!r}")
+    _check_fields(line, PROFILE_FIELDS, who, may_be_null=("size",))
     for name, value in line["metrics"].items():
         if not isinstance(name, str) or not _type_ok(value, _NUM):
             raise SchemaError(f"{who}: the metric {name!r} is {value!r}, not a number or null")
@@ -129,11 +130,7 @@ def check_profile(line):
 def check_printed(line):
     """`line` when it is a valid transcript line; raises SchemaError otherwise."""
     who = f"the printed line of lesson {line.get('lesson', '?')}"
-    for key, want in PRINTED_FIELDS.items():
-        if key not in line:
-            raise SchemaError(f"{who} lacks '{key}'")
-        if not _type_ok(line[key], want):
-            raise SchemaError(f"{who}: '{key}' is {line[key]!r}")
+    _check_fields(line, PRINTED_FIELDS, who)
     if not line["text"].strip():
         raise SchemaError(f"{who}: its text is empty")
     if not _DAY.match(line["date"]):
