@@ -10,6 +10,7 @@
 #include "common/todo.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -26,9 +27,8 @@ void add_gemm_options(Cli& cli) {
       .choice("regime", "burst", {"burst", "sustained"},
               "burst (cold L2, an idle GPU before each run: near the boost clock) or sustained "
               "(back to back at the power cap, blocks interleaved)")
-      .number("sustained-ms", 1000,
-              "sustained: GPU time of each kernel, in ms (after half as "
-              "long to warm up)")
+      .number("sustained-ms", std::lround(TimingOptions{}.sustained_ms),
+              "sustained: GPU time of each kernel, in ms (after half as long to warm up)")
       .flag("kernel-first", "the kernel, not cuBLAS, takes the first turn of the interleaving")
       .flag("json", "also print one JSON line per kernel")
       .flag("no-check", "skip the correctness checks")

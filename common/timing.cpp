@@ -195,8 +195,8 @@ std::vector<TimingStats> time_interleaved(const std::vector<std::function<void()
     }
     // An even number of rounds, A B B A ... A B B A: then each work's blocks sit at the same mean
     // place in time, and a GPU still heating up slows neither more than the other. The blocks are
-    // short against the rise and fall of the clock at the power cap (timing.hpp), so that A B B A
-    // cancels it as it cancels a drift.
+    // long enough for each work to settle at its own clock, and A B B A repeats far from the
+    // clock's swing at the power cap (timing.hpp).
     int rounds = std::max(2, static_cast<int>(std::ceil(options.sustained_ms / options.block_ms)));
     rounds += rounds % 2;
     auto block = [&](int k) {

@@ -22,18 +22,22 @@
 /// thermal steady state a training job sees. Its figure is the mean over all the blocks: the work
 /// done over the time it took.
 ///
-/// **Short blocks.** At its power cap a GPU's clock is not steady: an H200's rises and falls by a
-/// few percent about once a second. A B B A A B B A ... repeats every four blocks; in blocks of
-/// 200 ms (about 240 ms at the lowered clock) it repeated about once a second too, locked onto
-/// that swing, and timed cuBLAS's bf16 GEMM 2.3-3.6% slower than itself. In blocks of 50 ms the
-/// order repeats five times a second, each A B B A sees the swing as a straight line, and the
-/// line cancels as a drift does. The price: the power controller answers a change of load only
-/// after tens of milliseconds, so blocks this short run both pieces of work at about the clock
-/// their mix earns. A kernel that draws less power than its baseline at the same clock does not get
-/// the higher clock it would hold alone. On an H200 at 4096^3, lesson 10's mma.sync kernel read
-/// 53.4% of cuBLAS in blocks of 50 ms (at 1601 MHz, cuBLAS at 1681) and 59.0% in blocks of 500 ms
-/// and of 1 s, 4 s of each (at 1705-1724 MHz, cuBLAS at 1514); lesson 11's headline, whose power
-/// is cuBLAS's within a few percent, read 98.7% and 98.2-98.3%.
+/// **Long blocks.** A kernel's sustained clock is its own: the power controller sets it from the
+/// power the kernel draws, and a kernel that draws less than cuBLAS at the same clock runs faster
+/// at the cap. The controller answers a change of load only after tens of milliseconds and settles
+/// over hundreds, so the blocks are half a second long: each kernel spends most of its block at
+/// its own steady clock. In blocks of 50 ms both would run at about the clock their mix earns; on
+/// an H200 at 4096^3, lesson 10's mma.sync kernel read 53.4% of cuBLAS so (at 1601 MHz, cuBLAS at
+/// 1681) and 59.0% in blocks of 500 ms and of 1 s, 4 s of each (at 1705-1724 MHz, cuBLAS at 1514).
+///
+/// **The clock's swing.** At its power cap a GPU's clock is not steady either: an H200's rises and
+/// falls by a few percent about once a second. A B B A A B B A ... repeats every four blocks, and
+/// where that is the swing's period the order locks onto it: in blocks of 200 ms (about 240 ms at
+/// the lowered clock) it timed cuBLAS's bf16 GEMM 2.3-3.6% slower than itself. Blocks of 500 ms
+/// repeat every two seconds, far from a one-second swing, and 4 s of each averages what is left:
+/// timed against itself so, cuBLAS read 100.0-100.1% in time and 99.8-100.2% in joules at 4096^3
+/// and 8192^3. A GPU whose clock swung once every two seconds would lock onto these blocks; lesson
+/// 01's check of the method (`--method`) measures exactly that on the GPU at hand.
 ///
 /// **Clocks and energy.** Each measurement also records, through NVML (common/power.hpp), the mean
 /// SM clock while the work ran, and in the sustained regime the power and the energy per run.
@@ -55,7 +59,7 @@ namespace course {
 /// How a measurement runs the work: see the file's description.
 enum class Regime {
   kBurst,      ///< cold L2, an idle GPU before each repetition: near the boost clock
-  kSustained,  ///< back to back, about a second per piece of work: at the power cap
+  kSustained,  ///< back to back, in blocks of half a second, seconds of each: at the power cap
 };
 
 /// "burst" or "sustained": the name the records and the options use.
@@ -78,10 +82,13 @@ struct TimingOptions {
   /// burst: evict the L2 before each repetition, so a small problem is not timed out of the cache
   bool flush_l2 = false;
   Regime regime = Regime::kBurst;
-  double sustained_ms = 1000;  ///< sustained: GPU time of each piece of work, timed (at least)
-  /// sustained: the length of one block of back-to-back runs: short against the clock's swing at
-  /// the power cap (about a second), long against the energy counter's steps (20-100 ms)
-  double block_ms = 50;
+  /// sustained: GPU time of each piece of work, timed (at least): several blocks of each, to average
+  /// the clock's swing at the power cap
+  double sustained_ms = 4000;
+  /// sustained: the length of one block of back-to-back runs: long enough for each piece of work to
+  /// settle at its own clock (the power controller's lag), and for A B B A to repeat far from the
+  /// clock's swing (about a second)
+  double block_ms = 500;
   Order order = Order::kInterleaved;
 
   /// Empty when the options can be used, else what is wrong ("reps must be at least 1").

@@ -46,7 +46,7 @@ figures and the chapters' from it, their transcripts too (book/readme.py, `make 
 
   bench.py [--build DIR] [--sizes 1024,2048,4096] [--bf16-sizes 4096,8192,8192x7168x2048]
            [--lessons 3,5] [--only-sizes 4096] [--mine] [--rest 2] [--reps 10]
-           [--regimes burst,sustained] [--sustained-ms 1000] [--no-profile] [--no-printed]
+           [--regimes burst,sustained] [--sustained-ms MS] [--no-profile] [--no-printed]
            [--out book/data]
 """
 
@@ -195,8 +195,9 @@ def main():
     ap.add_argument("--reps", type=int, default=10, help="burst repetitions of each kernel")
     ap.add_argument("--regimes", default="burst,sustained",
                     help="burst (every kernel), sustained (each headline kernel), or both")
-    ap.add_argument("--sustained-ms", type=int, default=1000,
-                    help="sustained: GPU time of each kernel and of cuBLAS, ms")
+    ap.add_argument("--sustained-ms", type=int, default=None,
+                    help="sustained: GPU time of each kernel and of cuBLAS, ms (default: the "
+                    "programs' own, common/timing.hpp)")
     ap.add_argument("--no-profile", action="store_true",
                     help="take no profile (the records' `profile` lists): timings only")
     ap.add_argument("--no-printed", action="store_true",
@@ -210,7 +211,7 @@ def main():
         print(f"bench: --regimes takes burst, sustained or both, got '{args.regimes}'",
               file=sys.stderr)
         return 2
-    if args.reps < 1 or args.sustained_ms < 1:
+    if args.reps < 1 or (args.sustained_ms is not None and args.sustained_ms < 1):
         print("bench: --reps and --sustained-ms need a positive whole number", file=sys.stderr)
         return 2
     given = {}
@@ -221,6 +222,7 @@ def main():
             if given[precision] is None:
                 return 2
     wanted = {records.resolve(x).num for x in args.lessons.split(",") if x.strip()}
+    sustained_ms = [] if args.sustained_ms is None else ["--sustained-ms", str(args.sustained_ms)]
 
     def sizes_of(lesson):
         return given.get(lesson.precision) or lesson.bench or DEFAULT_SIZES[lesson.precision]
@@ -240,7 +242,7 @@ def main():
 
     # Lesson 01: the ceilings, the description of the GPU, and the check of the method.
     rc, ceilings, out = run_json([str(build / "bin" / "lesson01_solution"), "--json", "--method",
-                                  "--sustained-ms", str(args.sustained_ms)])
+                                  *sustained_ms])
     if rc != 0 or not ceilings:
         print(f"bench: lesson 01 failed (exit {rc}):\n{out}", file=sys.stderr)
         return 1
@@ -353,8 +355,8 @@ def main():
               f"{size if 'x' in size else size + '^3'}, {regime} ...", flush=True)
         t0 = time.time()
         # Sustained: the headline alone (its check ran in the burst run of the same build).
-        extra = (["--regime", "sustained", "--sustained-ms", str(args.sustained_ms),
-                  "--headline-only"] if regime == "sustained" else [])
+        extra = (["--regime", "sustained", *sustained_ms, "--headline-only"]
+                 if regime == "sustained" else [])
         # The lesson's sweep (its record's `sweep` size, burst): the variants its chapter compares.
         if regime == "burst" and size == lesson.sweep and not given.get(lesson.precision):
             extra = ["--sweep"]

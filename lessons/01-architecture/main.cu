@@ -86,7 +86,8 @@ int main(int argc, char** argv) {
       .flag("method",
             "also check the timing method: cuBLAS against itself, interleaved and "
             "not, burst and sustained, at the headline sizes (what make bench runs)")
-      .number("sustained-ms", 1000, "--method: GPU time of each GEMM in the sustained regime, ms")
+      .number("sustained-ms", std::lround(course::TimingOptions{}.sustained_ms),
+              "--method: GPU time of each GEMM in the sustained regime, ms")
       .flag("json", "also print one JSON line per measurement");
   cli.parse(argc, argv);
   if (cli.get("size") > kMaxSize || cli.get("copy-mb") > kMaxCopyMb || cli.get("reps") > kMaxReps) {
