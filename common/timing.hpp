@@ -82,8 +82,8 @@ struct TimingOptions {
   /// burst: evict the L2 before each repetition, so a small problem is not timed out of the cache
   bool flush_l2 = false;
   Regime regime = Regime::kBurst;
-  /// sustained: GPU time of each piece of work, timed (at least): several blocks of each, to average
-  /// the clock's swing at the power cap
+  /// sustained: GPU time of each piece of work, timed (at least): several blocks of each, to
+  /// average the clock's swing at the power cap
   double sustained_ms = 4000;
   /// sustained: the length of one block of back-to-back runs: long enough for each piece of work to
   /// settle at its own clock (the power controller's lag), and for A B B A to repeat far from the
