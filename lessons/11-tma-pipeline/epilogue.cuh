@@ -137,7 +137,8 @@ __device__ void stage_accumulators(const ptx::WgmmaAccum<N>& acc, const GemmPara
 // 8 j + 7), scaled and rounded to bf16, into the 2 KB at shared address `slice`, a 1024-byte
 // aligned 16-row piece of a staging box, swizzled as staging_offset says: byte for byte the rows
 // 16 warp.. of stage_accumulators's box j. (row0, col0) is the slice's first element in C, for
-// reading C when beta != 0.
+// reading C when beta != 0. A tile whose width is not a multiple of 64 (160) goes out in slices
+// of SLICE = 32 columns (1 KB, 64-byte rows): columns 32 j .. 32 j + 31, accumulators d[16 j] on.
 
 // Value i of the accumulators, and its neighbour, as a bf16 pair: alpha * acc (+ beta * C).
 template <int N, bool kReadC>
@@ -179,21 +180,22 @@ __device__ void stage_slice_st_shared(const ptx::WgmmaAccum<N>& acc, int j, cons
 // With stmatrix: 4 instructions per thread, each 16 columns by 16 rows. Its four matrices are the
 // four 8 x 8 blocks of accumulators d[i] .. d[i + 7], in register order: a wgmma fragment is
 // already what stmatrix wants; only the addresses follow the swizzle.
-template <int N, bool kReadC>
+template <int N, bool kReadC, int SLICE = 64>
 __device__ void stage_slice_stmatrix(const ptx::WgmmaAccum<N>& acc, int j, const GemmParams& p,
                                      std::uint32_t slice, int row0, int col0, int lane) {
   const int row = lane / 4, col = 2 * (lane % 4);  // this thread's first value, as above
 #pragma unroll
-  for (int pair = 0; pair < 4; ++pair) {
-    const int i = 32 * j + 8 * pair;
+  for (int pair = 0; pair < SLICE / 16; ++pair) {
+    const int i = SLICE / 2 * j + 8 * pair;
     std::uint32_t r[4];
 #pragma unroll
     for (int k = 0; k < 4; ++k) {  // matrix k: rows + 8 (k % 2), columns + 8 (k / 2)
       r[k] = scaled_pair<N, kReadC>(acc, i + 2 * k, p, row0 + row + 8 * (k % 2),
                                     col0 + 16 * pair + 8 * (k / 2) + col);
     }
-    ptx::stmatrix_x4(slice + staging_offset(stmatrix_row(lane), stmatrix_col(lane, pair)), r[0],
-                     r[1], r[2], r[3]);
+    ptx::stmatrix_x4(
+        slice + staging_offset(stmatrix_row(lane), stmatrix_col(lane, pair), 2 * SLICE), r[0], r[1],
+        r[2], r[3]);
   }
 }
 //! [stage_slice_stmatrix]

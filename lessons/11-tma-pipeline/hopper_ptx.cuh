@@ -414,6 +414,34 @@ __device__ inline void wgmma_m64k16<128>(WgmmaAccum<128>& acc, std::uint64_t des
 }
 //! [wgmma_n128]
 
+// The 192 x 160 tile's consumers (three warpgroups of 64 x 160): 80 accumulators a thread.
+template <>
+__device__ inline void wgmma_m64k16<160>(WgmmaAccum<160>& acc, std::uint64_t desc_a,
+                                         std::uint64_t desc_b, int scale_d) {
+#ifdef LESSON11_NO_WGMMA
+  (void)acc, (void)desc_a, (void)desc_b, (void)scale_d;
+  __trap();
+#else
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "setp.ne.b32 p, %82, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n160k16.f32.bf16.bf16 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79}, "
+      "%80, %81, p, 1, 1, 0, 0;\n"
+      "}\n"
+      : LESSON11_WGMMA_REGS_8(0), LESSON11_WGMMA_REGS_8(8), LESSON11_WGMMA_REGS_8(16),
+        LESSON11_WGMMA_REGS_8(24), LESSON11_WGMMA_REGS_8(32), LESSON11_WGMMA_REGS_8(40),
+        LESSON11_WGMMA_REGS_8(48), LESSON11_WGMMA_REGS_8(56), LESSON11_WGMMA_REGS_8(64),
+        LESSON11_WGMMA_REGS_8(72)
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#endif
+}
+
 template <>
 __device__ inline void wgmma_m64k16<256>(WgmmaAccum<256>& acc, std::uint64_t desc_a,
                                          std::uint64_t desc_b, int scale_d) {

@@ -333,21 +333,55 @@ void check_given_orders_and_layouts() {
   // stmatrix: register k of lane l holds row l / 4 (+ 8 for k odd) and columns 2 (l % 4), + 1 of
   // column group 2 pair + k / 2; it lands at the address that lane 8 k + l / 4 gives, plus its
   // place in the row. That must be where staging_offset puts the element.
-  for (int pair = 0; pair < 4; ++pair) {
-    for (int lane = 0; lane < 32; ++lane) {
-      for (int k = 0; k < 4; ++k) {
-        for (int e = 0; e < 2; ++e) {
-          const int row = lane / 4 + 8 * (k % 2),
-                    col = 16 * pair + 8 * (k / 2) + 2 * (lane % 4) + e;
-          const int giver = 8 * k + lane / 4;
-          const int at = lesson11::staging_offset(lesson11::stmatrix_row(giver),
-                                                  lesson11::stmatrix_col(giver, pair)) +
-                         2 * (2 * (lane % 4) + e);
-          INFO("stmatrix pair " << pair << ", lane " << lane << ", register " << k);
-          REQUIRE(at == lesson11::staging_offset(row, col));
+  // The same for the 160-wide tile's slices of 32 columns (64-byte rows, pairs 0 and 1).
+  for (const int slice : {64, 32}) {
+    for (int pair = 0; pair < slice / 16; ++pair) {
+      for (int lane = 0; lane < 32; ++lane) {
+        for (int k = 0; k < 4; ++k) {
+          for (int e = 0; e < 2; ++e) {
+            const int row = lane / 4 + 8 * (k % 2),
+                      col = 16 * pair + 8 * (k / 2) + 2 * (lane % 4) + e;
+            const int giver = 8 * k + lane / 4;
+            const int at =
+                lesson11::staging_offset(lesson11::stmatrix_row(giver),
+                                         lesson11::stmatrix_col(giver, pair), 2 * slice) +
+                2 * (2 * (lane % 4) + e);
+            INFO("slices of " << slice << " columns, stmatrix pair " << pair << ", lane " << lane
+                              << ", register " << k);
+            REQUIRE(at == lesson11::staging_offset(row, col, 2 * slice));
+          }
         }
       }
     }
+  }
+  // The address-based swizzle is TMA's 128-byte mode: in 128-byte rows, chunk c of row r at chunk
+  // c ^ (r % 8); and a 16 x 32 slice fills its 1 KB once, every 16-byte chunk of it exactly once.
+  for (int row = 0; row < 64; ++row) {
+    for (int col = 0; col < 64; ++col) {
+      REQUIRE(lesson11::staging_offset(row, col) ==
+              row * 128 + (((col / 8) ^ (row % 8)) << 4) + (col % 8) * 2);
+    }
+  }
+  std::vector<int> seen(1024 / 16, 0);
+  for (int row = 0; row < 16; ++row) {
+    for (int col = 0; col < 32; col += 8) ++seen[lesson11::staging_offset(row, col, 64) / 16];
+  }
+  CHECK(std::count(seen.begin(), seen.end(), 1) == 1024 / 16);
+  // The headline's tile for a shape: 192 x 160 only where it saves a wave's worth of padding.
+  using lesson11::HeadlineTile;
+  struct Shape {
+    int m, n;
+    HeadlineTile tile;
+  };
+  for (const Shape& e :
+       {Shape{4000, 4000, HeadlineTile::k192x160},  // 525 tiles: 4 waves, not 512
+        Shape{4096, 4096, HeadlineTile::k128x256},  // 512 tiles: 4 waves, not 5
+        Shape{8192, 8192, HeadlineTile::k128x256}, Shape{16384, 16384, HeadlineTile::k128x256},
+        Shape{2048, 2048, HeadlineTile::k128x256},  // one wave, not two
+        Shape{512, 8192, HeadlineTile::k128x256}, Shape{8192, 7168, HeadlineTile::k128x256},
+        Shape{257, 255, HeadlineTile::k192x160}}) {  // one wave of a smaller tile
+    INFO(e.m << " x " << e.n << " on 132 SMs");
+    CHECK(lesson11::headline_tile_for(e.m, e.n, 132) == e.tile);
   }
 }
 

@@ -72,18 +72,22 @@ __device__ inline void release_stage(std::uint64_t* empty, int lane, int rank) {
 // ---- the two consumers
 // ---------------------------------------------------------------------------
 //! [wgmma_consumer]
-/// Two consumer warpgroups of wgmma, each owning BM / 2 rows of the BM x BN tile as one or two
-/// m64nBN results, 128 accumulators per thread; a producer warpgroup that hands most of its
-/// registers to them (setmaxnreg). The wgmmas of a k-block run asynchronously: the ring's k-loop
-/// gives a stage back once the next k-block's are issued and its own have completed.
-template <int BM, int BN>
+/// WARPGROUPS consumer warpgroups of wgmma, each owning BM / WARPGROUPS rows of the BM x BN tile as
+/// one or two m64nBN results; a producer warpgroup that hands most of its registers to them
+/// (setmaxnreg). Two warpgroups hold 128 accumulators a thread (128 x 256 or 256 x 128); three,
+/// 80 (192 x 160: with the producer, 512 threads share the SM's 65536 registers, 128 each at
+/// launch). The wgmmas of a k-block run asynchronously: the ring's k-loop gives a stage back once
+/// the next k-block's are issued and its own have completed.
+template <int BM, int BN, int WARPGROUPS = 2>
 struct WgmmaConsumer {
   static constexpr int kBlockM = BM, kBlockN = BN;
-  static constexpr int kProducerThreads = 128, kConsumerWarps = 8;
-  static constexpr int kConsumerRows = BM / 2, kParts = kConsumerRows / 64;
+  static constexpr int kProducerThreads = 128, kConsumerWarps = 4 * WARPGROUPS;
+  static constexpr int kConsumerRows = BM / WARPGROUPS, kParts = kConsumerRows / 64;
   static constexpr bool kWgmma = true, kAsync = true;
   using Accum = TileAccum<BN, kParts>;
-  static_assert(kParts * BN == 256, "128 accumulators per consumer thread: 128 x 256 or 256 x 128");
+  static_assert(kConsumerRows % 64 == 0, "a warpgroup's rows are whole m64 results");
+  static_assert(WARPGROUPS == 2 ? kParts * BN == 256 : WARPGROUPS == 3 && kParts * BN <= 160,
+                "two warpgroups of 128 accumulators a thread, or three of at most 80");
 
   template <int kRegs>
   __device__ static void producer_starts() {
@@ -100,7 +104,7 @@ struct WgmmaConsumer {
       for (int i = 0; i < BN / 2; ++i) acc.part[h].d[i] = 0.0f;
     }
   }
-  /// One k-block: consumer warp `cwarp` (0..7) belongs to warpgroup cwarp / 4, whose rows start
+  /// One k-block: consumer warp `cwarp` belongs to warpgroup cwarp / 4, whose rows start
   /// kConsumerRows rows (128 bytes each) into the stage's A tile.
   __device__ static void k_block(Accum& acc, std::uint32_t a, std::uint32_t b, int cwarp, int) {
     mma_k_block(acc, a + (cwarp / 4) * kConsumerRows * 128, b);
@@ -286,19 +290,21 @@ struct SliceRound {
 ///  2. the warp writes the slice (st.shared or stmatrix: the same bytes);
 ///  3. every lane fences its writes against the async proxy, which the TMA store belongs to;
 ///  4. lane 0 stores the slice (clipped at C's edges) and commits it as one bulk group.
-/// C's tensor map has boxes of 16 rows x 64 columns.
-template <bool kStmatrix, bool kReadC, int N, int PARTS>
+/// C's tensor map has boxes of 16 rows x SLICE columns (64, or 32 for a tile 160 wide).
+template <bool kStmatrix, int SLICE, bool kReadC, int N, int PARTS>
 __device__ void store_tile_streamed_impl(const TileAccum<N, PARTS>& acc, const GemmParams& p,
                                          const CUtensorMap* map_c, StagingBox* boxes, int row0,
                                          int col0, int warp, int lane, SliceRound& round) {
+  static_assert(N % SLICE == 0 && (SLICE == 64 || (SLICE == 32 && kStmatrix)),
+                "slices of 64 columns, or of 32 written with stmatrix");
 #pragma unroll
   for (int h = 0; h < PARTS; ++h) {
 #pragma unroll
-    for (int j = 0; j < N / 64; ++j) {
+    for (int j = 0; j < N / SLICE; ++j) {
       unsigned char* slice_ptr =
-          reinterpret_cast<unsigned char*>(&boxes[round.written & 1]) + warp * 16 * 128;
+          reinterpret_cast<unsigned char*>(&boxes[round.written & 1]) + warp * 16 * 2 * SLICE;
       const std::uint32_t slice = ptx::smem_addr(slice_ptr);
-      const int row = row0 + 64 * h + 16 * warp, col = col0 + 64 * j;
+      const int row = row0 + 64 * h + 16 * warp, col = col0 + SLICE * j;
       if (lane == 0) {
         if (round.last_stored) {
           ptx::tma_store_wait_read_pending<1>();
@@ -308,7 +314,7 @@ __device__ void store_tile_streamed_impl(const TileAccum<N, PARTS>& acc, const G
       }
       __syncwarp();
       if constexpr (kStmatrix) {
-        stage_slice_stmatrix<N, kReadC>(acc.part[h], j, p, slice, row, col, lane);
+        stage_slice_stmatrix<N, kReadC, SLICE>(acc.part[h], j, p, slice, row, col, lane);
       } else {
         stage_slice_st_shared<N, kReadC>(acc.part[h], j, p, slice, row, col, lane);
       }
@@ -326,14 +332,16 @@ __device__ void store_tile_streamed_impl(const TileAccum<N, PARTS>& acc, const G
 }
 //! [streamed_epilogue]
 
-template <bool kStmatrix, int N, int PARTS>
+template <bool kStmatrix, int SLICE, int N, int PARTS>
 __device__ inline void store_tile_streamed(const TileAccum<N, PARTS>& acc, const GemmParams& p,
                                            const CUtensorMap* map_c, StagingBox* boxes, int row0,
                                            int col0, int warp, int lane, SliceRound& round) {
   if (p.beta == 0.0f) {
-    store_tile_streamed_impl<kStmatrix, false>(acc, p, map_c, boxes, row0, col0, warp, lane, round);
+    store_tile_streamed_impl<kStmatrix, SLICE, false>(acc, p, map_c, boxes, row0, col0, warp, lane,
+                                                      round);
   } else {
-    store_tile_streamed_impl<kStmatrix, true>(acc, p, map_c, boxes, row0, col0, warp, lane, round);
+    store_tile_streamed_impl<kStmatrix, SLICE, true>(acc, p, map_c, boxes, row0, col0, warp, lane,
+                                                     round);
   }
 }
 

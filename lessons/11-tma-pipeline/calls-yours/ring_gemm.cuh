@@ -84,15 +84,23 @@ struct RingConfig {
   static constexpr int kReleasingWarps = kCluster * kConsumerWarps;
   // The staging boxes of 64 x 64 bf16 (8 KiB): the whole tile, two per consumer warpgroup, none.
   static constexpr int kStagingBoxes = EPILOGUE == Epilogue::kStagedTile ? kBlockM * kBlockN / 4096
-                                       : EPILOGUE == Epilogue::kStreamed ? 4
+                                       : EPILOGUE == Epilogue::kStreamed ? 2 * kConsumerWarps / 4
                                                                          : 0;
-  /// Rows of the boxes of C's tensor map the epilogue stores (64 x 64 boxes, or 16 x 64 slices).
+  /// The boxes of C's tensor map the epilogue stores: 64 x 64, or slices of 16 x 64, or of 16 x 32
+  /// for a tile whose width is not a multiple of 64.
   static constexpr int kStoreRows = EPILOGUE == Epilogue::kStreamed ? 16 : 64;
+  static constexpr int kStoreCols = kBlockN % 64 == 0 ? 64 : 32;
   using Storage = RingStorage<kBlockM, kBlockN, STAGES, kStagingBoxes>;
   static constexpr int kSmemBytes = dynamic_smem_bytes<Storage>();
   static_assert(kCluster == 1 || kCluster == 2, "clusters of one or two blocks");
   static_assert(EPILOGUE == Epilogue::kRegisters || Consumer::kWgmma,
                 "the staged epilogues read wgmma's accumulator layout");
+  static_assert(kStoreCols == 64 || EPILOGUE != Epilogue::kStagedTile,
+                "the staged tile goes out in boxes of 64 columns");
+  // consumers_sync() (the staged tile, stream-K's hand-over) is a barrier of two warpgroups.
+  static_assert(kConsumerWarps == 8 || EPILOGUE == Epilogue::kStreamed ||
+                    EPILOGUE == Epilogue::kRegisters,
+                "the staged tile's epilogue is written for two consumer warpgroups");
   static_assert(kSmemBytes <= kMaxDynamicSmem, "the ring and the staging boxes exceed 227 KiB");
 };
 //! [ring_config]
@@ -306,9 +314,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       }
       const int row0 = tile.m * BM, col0 = tile.n * BN;
       if constexpr (Cfg::kEpilogue == Epilogue::kStreamed) {
-        store_tile_streamed<Cfg::kStmatrix>(acc, p, &map_c, &st.staging.box[2 * consumer],
-                                            row0 + consumer * Consumer::kConsumerRows, col0, warp,
-                                            lane, round);
+        store_tile_streamed<Cfg::kStmatrix, Cfg::kStoreCols>(
+            acc, p, &map_c, &st.staging.box[2 * consumer],
+            row0 + consumer * Consumer::kConsumerRows, col0, warp, lane, round);
       } else if constexpr (Cfg::kEpilogue == Epilogue::kStagedTile) {
         store_tile_staged<Cfg>(st, acc, p, &map_c, row0 + consumer * Consumer::kConsumerRows, col0,
                                consumer, warp, lane);
@@ -371,7 +379,7 @@ void launch_ring(const char* name, RingKernel kernel, TileSchedule schedule, int
   // The TMA store's map needs a row stride that is a multiple of 16 bytes (N % 8 == 0); the
   // kernel without a TMA store never reads it, and gets A's map in its place.
   const CUtensorMap& map_c =
-      Cfg::kTmaStore ? *detail::tensor_map(C, M, N, Cfg::kStoreRows, 64) : map_a;
+      Cfg::kTmaStore ? *detail::tensor_map(C, M, N, Cfg::kStoreRows, Cfg::kStoreCols) : map_a;
   cudaLaunchConfig_t config{};
   cudaLaunchAttribute cluster{};
   cluster.id = cudaLaunchAttributeClusterDimension;

@@ -50,6 +50,10 @@ void cooperative_st_shared_gemm(TileSchedule schedule, int M, int N, int K, floa
 /// The second consumer starting 1200 clock cycles after the first.
 void cooperative_staggered_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
                                 const bf16* A, const bf16* B, float beta, bf16* C);
+/// 192 x 160 tiles (three consumers of 64 x 160), 4 stages, stmatrix, slices of 32 columns: the
+/// headline's tile where it fits the shape better, here at every shape.
+void cooperative_192x160_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
+                              const bf16* A, const bf16* B, float beta, bf16* C);
 /// Clusters of two tiles adjacent along M, which share B by TMA multicast.
 void cooperative_multicast_b_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
                                   const bf16* A, const bf16* B, float beta, bf16* C);

@@ -118,8 +118,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       // The epilogue runs while the other consumer's K loop keeps the tensor cores busy.
       const int row0 = tile.m * BM, col0 = tile.n * BN;
       if constexpr (Cfg::kTmaStore) {
-        store_tile_streamed<Cfg::kStmatrix>(acc, p, &map_c, &st.staging.box[2 * consumer], row0,
-                                            col0, warp, lane, round);
+        store_tile_streamed<Cfg::kStmatrix, Cfg::kStoreCols>(
+            acc, p, &map_c, &st.staging.box[2 * consumer], row0, col0, warp, lane, round);
       } else {
         store_tile_registers(acc, p, row0, col0, warp, lane);
       }
