@@ -138,7 +138,9 @@ __device__ void stage_accumulators(const ptx::WgmmaAccum<N>& acc, const GemmPara
 // aligned 16-row piece of a staging box, swizzled as staging_offset says: byte for byte the rows
 // 16 warp.. of stage_accumulators's box j. (row0, col0) is the slice's first element in C, for
 // reading C when beta != 0. A tile whose width is not a multiple of 64 (160) goes out in slices
-// of SLICE = 32 columns (1 KB, 64-byte rows): columns 32 j .. 32 j + 31, accumulators d[16 j] on.
+// of SLICE = 32 columns: columns 32 j .. 32 j + 31, accumulators d[16 j] on, in the first half of
+// each 128-byte row of the same 2 KB (TMA's 128-byte swizzle gives a narrower box's rows 128 bytes
+// each all the same).
 
 // Value i of the accumulators, and its neighbour, as a bf16 pair: alpha * acc (+ beta * C).
 template <int N, bool kReadC>
@@ -193,9 +195,8 @@ __device__ void stage_slice_stmatrix(const ptx::WgmmaAccum<N>& acc, int j, const
       r[k] = scaled_pair<N, kReadC>(acc, i + 2 * k, p, row0 + row + 8 * (k % 2),
                                     col0 + 16 * pair + 8 * (k / 2) + col);
     }
-    ptx::stmatrix_x4(
-        slice + staging_offset(stmatrix_row(lane), stmatrix_col(lane, pair), 2 * SLICE), r[0], r[1],
-        r[2], r[3]);
+    ptx::stmatrix_x4(slice + staging_offset(stmatrix_row(lane), stmatrix_col(lane, pair)), r[0],
+                     r[1], r[2], r[3]);
   }
 }
 //! [stage_slice_stmatrix]

@@ -8,17 +8,19 @@
 
 namespace lesson11 {
 
+//! [staging_offset]
 /// The byte offset of element (row, col) in a staging box of 64 bf16 columns (128-byte rows) that
 /// starts on a 1024-byte boundary: the 16-byte chunk c = col / 8 of row r is stored at chunk
 /// c ^ (r % 8), which is how TMA's 128-byte swizzle lays out (and reads back) such a box.
 ///
-/// The swizzle is a function of the address: the 16-byte chunk within each 128-byte line is XORed
-/// with the line's index modulo 8. So a box of 32 columns (`row_bytes` 64: two rows to a line)
-/// follows the same rule, with its own rows packed two to a line.
-COURSE_HD inline int staging_offset(int row, int col, int row_bytes = 128) {
-  const int at = row * row_bytes + col * 2;
-  return at ^ ((at >> 3) & 0x70);
+/// A box narrower than the swizzle's 128 bytes (32 columns: the slices of a tile 160 wide) is laid
+/// out the same way: each of its rows still takes a 128-byte row of shared memory, of which it
+/// fills the first chunks before the XOR, so its elements sit exactly where this function puts
+/// the same (row, col) of a 64-column box.
+COURSE_HD inline int staging_offset(int row, int col) {
+  return row * 128 + (((col / 8) ^ (row % 8)) << 4) + (col % 8) * 2;
 }
+//! [staging_offset]
 
 /// stmatrix.x4 in a warp's 16-row slice of a box: matrix k (of the instruction's four) is rows
 /// 8 (k % 2) to 8 (k % 2) + 7 of column group 2 pair + k / 2 (8 columns). Lane l gives the address

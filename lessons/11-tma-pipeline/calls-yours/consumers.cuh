@@ -302,7 +302,7 @@ __device__ void store_tile_streamed_impl(const TileAccum<N, PARTS>& acc, const G
 #pragma unroll
     for (int j = 0; j < N / SLICE; ++j) {
       unsigned char* slice_ptr =
-          reinterpret_cast<unsigned char*>(&boxes[round.written & 1]) + warp * 16 * 2 * SLICE;
+          reinterpret_cast<unsigned char*>(&boxes[round.written & 1]) + warp * 16 * 128;
       const std::uint32_t slice = ptx::smem_addr(slice_ptr);
       const int row = row0 + 64 * h + 16 * warp, col = col0 + SLICE * j;
       if (lane == 0) {

@@ -47,7 +47,8 @@ using Specialized = RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kRegisters>
 }  // namespace
 
 //! [headline]
-// The lesson's headline, rung 6: tiles in bands of 16 tile rows. Stream-K for the last wave (the
+// The lesson's headline, rung 6: tiles of 128 x 256, or of 192 x 160 where they fit the shape
+// better (headline_tile_for), in bands of 16 tile rows. Stream-K for the last wave (the
 // lab's "stream-K tail") measured slower on the H100 (the chapter has the figures): with it the
 // schedule would read TileSchedule{TileOrder::kGrouped, 16, kStreamKTail}.
 void hopper_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
