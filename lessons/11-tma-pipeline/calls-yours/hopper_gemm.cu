@@ -23,13 +23,6 @@ namespace {
 struct Headline : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kStreamed> {
   static constexpr bool kStreamK = true;
 };
-
-// 192 x 160 tiles, for the shapes they fit better (headline_tile_for, tile_order.hpp): three
-// wgmma consumer warpgroups of 64 x 160 (80 accumulators a thread), 4 stages of 44 KiB and 6
-// staging boxes (the epilogue's slices are 32 columns wide) = 224 KiB. 512 threads: 128 registers
-// each at launch; the producer keeps 40 and the consumers get 152 (40 x 128 + 152 x 384 = 63488).
-using Headline192x160 =
-    RingConfig<WgmmaConsumer<192, 160, 3>, 4, Epilogue::kStreamed, true, 1, 1, 0, 40, 152>;
 //! [headline_config]
 
 //! [portable_config]
@@ -57,8 +50,7 @@ void hopper_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B,
   if (N % 8 != 0) {
     detail::registers_gemm("hopper_gemm", bands_of_16, M, N, K, alpha, A, B, beta, C);
   } else if (headline_tile_for(M, N, detail::sm_count()) == HeadlineTile::k192x160) {
-    launch_ring<Headline192x160>("hopper_gemm", &ring_gemm_kernel<Headline192x160>, bands_of_16, M,
-                                 N, K, alpha, A, B, beta, C);
+    detail::gemm_192x160("hopper_gemm", bands_of_16, M, N, K, alpha, A, B, beta, C);
   } else {
     launch_ring<Headline>("hopper_gemm", &ring_gemm_kernel<Headline>, bands_of_16, M, N, K, alpha,
                           A, B, beta, C);
@@ -97,7 +89,7 @@ Rung registers_gemm_rung(Rung r) {
   return describing<Specialized>(r);
 }
 Rung hopper_gemm_rung(Rung r) {
-  const Rung other = describing<Headline192x160>(r);
+  const Rung other = gemm_192x160_rung(r);
   r = with_register_fallback<Headline>(r);
   r.threads = std::max(r.threads, other.threads);
   r.smem_bytes = std::max(r.smem_bytes, other.smem_bytes);

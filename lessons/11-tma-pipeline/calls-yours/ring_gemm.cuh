@@ -346,6 +346,11 @@ GemmParams make_params(int M, int N, int K, float alpha, float beta, bf16* C, in
 /// asks of an SM.
 void registers_gemm(const char* name, TileSchedule schedule, int M, int N, int K, float alpha,
                     const bf16* A, const bf16* B, float beta, bf16* C);
+
+/// The headline's kernel on 192 x 160 tiles (N % 8 == 0), walking them as `schedule` says:
+/// defined in hopper_gemm_192x160.cu.
+void gemm_192x160(const char* name, TileSchedule schedule, int M, int N, int K, float alpha,
+                  const bf16* A, const bf16* B, float beta, bf16* C);
 }  // namespace detail
 
 /// The signature of the kernels launched here.

@@ -40,9 +40,6 @@ struct LabCoop256MulticastBDirect
 // wgmmas on an H100, what its epilogue takes.
 struct LabCoopStaggered
     : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kStreamed, true, 1, 1, 1200> {};
-// 192 x 160, three consumer warpgroups: the headline's other tile (hopper_gemm.cu), at every shape.
-using LabCoop192x160 =
-    RingConfig<WgmmaConsumer<192, 160, 3>, 4, Epilogue::kStreamed, true, 1, 1, 0, 40, 152>;
 //! [cooperative_configs]
 
 }  // namespace
@@ -55,8 +52,13 @@ void cooperative_gemm(TileSchedule schedule, int M, int N, int K, float alpha, c
 
 void cooperative_192x160_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
                               const bf16* A, const bf16* B, float beta, bf16* C) {
-  launch_ring_for_n<LabCoop192x160, LabCoopDirect>("cooperative_192x160_gemm", schedule, M, N, K,
-                                                   alpha, A, B, beta, C);
+  // The headline's 192 x 160 kernel (calls-yours/hopper_gemm_192x160.cu), at every shape.
+  if (N % 8 == 0) {
+    detail::gemm_192x160("cooperative_192x160_gemm", schedule, M, N, K, alpha, A, B, beta, C);
+  } else {
+    launch_ring<LabCoopDirect>("cooperative_192x160_gemm", &ring_gemm_kernel<LabCoopDirect>,
+                               schedule, M, N, K, alpha, A, B, beta, C);
+  }
 }
 
 void cooperative_staggered_gemm(TileSchedule schedule, int M, int N, int K, float alpha,
