@@ -81,7 +81,7 @@ def results_block(gpus):
             f"lesson's headline kernel, from its reference solution, checked against Eigen and "
             f"timed next to cuBLAS in the same process, at M = N = K = {sizes}, "
             + ("the two interleaved run by run: *burst* (each run from a cold L2 and an idle GPU) "
-               "and *sustained* (a second back to back, at the power cap)."
+               "and *sustained* (4 s back to back in blocks of half a second, at the power cap)."
                if gpu.method_name() == bookdata.measurements.METHOD else
                f"in burst timing ({gpu.method_name()})."))
     if gpu.ceilings:
@@ -284,7 +284,7 @@ def l11_shapes_block(gpus):
     if not by_shape:
         return "No measurement of lesson 11 is committed in `book/data/` yet: `make bench` takes it."
     out = [wrap(f"From {_run_words(gpu, '11')}; sustained: the headline and cuBLAS back to back at "
-                "the power cap, 1 s of GPU time each, taking turns in blocks:"), "",
+                "the power cap, 4 s of GPU time each, taking turns in blocks of half a second:"), "",
            "| shape (M × N × K) | `staged_store_gemm` (rung 5) | headline, burst | cuBLAS beside it "
            "| headline, sustained | J per GEMM, headline / cuBLAS |", "|---|---|---|---|---|---|"]
     missing = []
