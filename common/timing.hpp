@@ -28,14 +28,14 @@
 /// over hundreds, so the blocks are half a second long: each kernel spends most of its block at
 /// its own steady clock. In blocks of 50 ms both would run at about the clock their mix earns; on
 /// an H200 at 4096^3, lesson 10's mma.sync kernel read 53.4% of cuBLAS so (at 1601 MHz, cuBLAS at
-/// 1681) and 59.0% in blocks of 500 ms and of 1 s, 4 s of each (at 1705-1724 MHz, cuBLAS at 1514).
+/// 1681) and 59.2% in these blocks (at 1729 MHz, cuBLAS at 1530).
 ///
 /// **The clock's swing.** At its power cap a GPU's clock is not steady either: an H200's rises and
 /// falls by a few percent about once a second. A B B A A B B A ... repeats every four blocks, and
 /// where that is the swing's period the order locks onto it: in blocks of 200 ms (about 240 ms at
 /// the lowered clock) it timed cuBLAS's bf16 GEMM 2.3-3.6% slower than itself. Blocks of 500 ms
 /// repeat every two seconds, far from a one-second swing, and 4 s of each averages what is left:
-/// timed against itself so, cuBLAS read 100.0-100.1% in time and 99.8-100.2% in joules at 4096^3
+/// timed against itself so, cuBLAS read 100.0-100.1% in time and 100.0-100.1% in joules at 4096^3
 /// and 8192^3. A GPU whose clock swung once every two seconds would lock onto these blocks; lesson
 /// 01's check of the method (`--method`) measures exactly that on the GPU at hand.
 ///
