@@ -97,7 +97,8 @@ struct RingConfig {
                 "the staged epilogues read wgmma's accumulator layout");
   static_assert(kStoreCols == 64 || EPILOGUE != Epilogue::kStagedTile,
                 "the staged tile goes out in boxes of 64 columns");
-  // consumers_sync() (the staged tile, stream-K's hand-over) is a barrier of two warpgroups.
+  // consumers_sync() (the staged tile, stream-K's hand-over) is a barrier of two warpgroups; the
+  // kernel checks stream-K's.
   static_assert(kConsumerWarps == 8 || EPILOGUE == Epilogue::kStreamed ||
                     EPILOGUE == Epilogue::kRegisters,
                 "the staged tile's epilogue is written for two consumer warpgroups");
@@ -292,6 +293,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       typename Consumer::Accum acc;
       consume<Cfg>(st, acc, it, w.k_end - w.k_begin, cwarp, lane, rank, p.limit);
       if constexpr (Cfg::kStreamK) {
+        static_assert(Cfg::kConsumerWarps == 8, "the hand-over is written for two warpgroups");
         //! [stream_k_fixup]
         // A split tile: the pieces after the first hand their sums over (a block's first split
         // unit, early in its share of the last wave); the piece that starts the tile (its block's
