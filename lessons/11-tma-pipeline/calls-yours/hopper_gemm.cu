@@ -7,8 +7,6 @@
 #include "ring_gemm.cuh"
 #include "tma_pipeline.hpp"
 
-#include <algorithm>
-
 namespace lesson11 {
 
 namespace {
@@ -89,11 +87,7 @@ Rung registers_gemm_rung(Rung r) {
   return describing<Specialized>(r);
 }
 Rung hopper_gemm_rung(Rung r) {
-  const Rung other = gemm_192x160_rung(r);
-  r = with_register_fallback<Headline>(r);
-  r.threads = std::max(r.threads, other.threads);
-  r.smem_bytes = std::max(r.smem_bytes, other.smem_bytes);
-  return r;
+  return asking_for_either(with_register_fallback<Headline>(r), gemm_192x160_rung(r));
 }
 Rung portable_gemm_rung(Rung r) {
   r = describing<Portable>(r);

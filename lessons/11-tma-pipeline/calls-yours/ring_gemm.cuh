@@ -481,15 +481,19 @@ Rung describing(Rung r, int min_blocks = 1) {
 }
 
 namespace detail {
+/// What a rung that launches either of two kernels asks of an SM: the more threads and the more
+/// shared memory of `r` and `other`, the rest of `r`.
+inline Rung asking_for_either(Rung r, const Rung& other) {
+  r.threads = std::max(r.threads, other.threads);
+  r.smem_bytes = std::max(r.smem_bytes, other.smem_bytes);
+  return r;
+}
+
 /// What a rung that launches Cfg's kernel, and falls back to the register epilogue when N % 8 != 0
 /// (registers_gemm), asks of an SM: what either kernel needs.
 template <class Cfg>
 Rung with_register_fallback(Rung r) {
-  const Rung registers = registers_gemm_rung(r);
-  r = describing<Cfg>(r);
-  r.threads = std::max(r.threads, registers.threads);
-  r.smem_bytes = std::max(r.smem_bytes, registers.smem_bytes);
-  return r;
+  return asking_for_either(describing<Cfg>(r), registers_gemm_rung(r));
 }
 }  // namespace detail
 
