@@ -59,10 +59,13 @@ struct WarpAddresses {
 
 /// The addresses of the **first warp** of block (0, 0) (threadIdx.x = 0..31, threadIdx.y = 0) of
 /// an M x N x K problem under `mapping`, at step `k` (0 <= k < K) of the dot product. Lanes whose
-/// element lies outside C (fewer than 32 rows or columns) are inactive and left out.
-inline WarpAddresses first_warp_addresses(Mapping mapping, int M, int N, int K, int k = 0) {
+/// element lies outside C (fewer than 32 rows or columns) are inactive and left out. Elements are
+/// floats unless `element_bytes` says otherwise (8 for a float2, 16 for a float4: each lane's
+/// address is then where its element starts, aligned, so it never spans two sectors).
+inline WarpAddresses first_warp_addresses(Mapping mapping, int M, int N, int K, int k = 0,
+                                          int element_bytes = sizeof(float)) {
   WarpAddresses w;
-  constexpr long long f = sizeof(float);
+  const long long f = element_bytes;
   for (int lane = 0; lane < kWarpSize; ++lane) {
     // Lesson 03 puts the lane on the row, lesson 04 on the column; the other index is 0.
     const long long row = mapping == Mapping::kNaive ? lane : 0;
