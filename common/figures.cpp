@@ -20,10 +20,18 @@ std::string json(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];
@@ -137,13 +145,13 @@ int run(int argc, char** argv) {
       const Figure& f = figures[fi];
       fs::remove_all(fs::path(out) / f.id);
       fs::create_directories(fs::path(out) / f.id);
-      index << (fi ? ",\n " : "\n ") << "{\"id\": " << json(f.id) << ", \"title\": " << json(f.title)
-            << ", \"caption\": " << json(f.caption) << ", \"error\": " << json(f.error)
-            << ", \"controls\": [";
+      index << (fi ? ",\n " : "\n ") << "{\"id\": " << json(f.id)
+            << ", \"title\": " << json(f.title) << ", \"caption\": " << json(f.caption)
+            << ", \"error\": " << json(f.error) << ", \"controls\": [";
       for (std::size_t ci = 0; ci < f.controls.size(); ++ci) {
         const Control& c = f.controls[ci];
-        index << (ci ? ", " : "") << "{\"name\": " << json(c.name) << ", \"label\": " << json(c.label)
-              << ", \"values\": " << json(c.values)
+        index << (ci ? ", " : "") << "{\"name\": " << json(c.name)
+              << ", \"label\": " << json(c.label) << ", \"values\": " << json(c.values)
               << ", \"shown\": " << json(c.shown.empty() ? c.values : c.shown)
               << ", \"initial\": " << json(c.initial.empty() ? c.values.front() : c.initial)
               << ", \"slider\": " << (c.slider ? "true" : "false") << "}";

@@ -75,6 +75,6 @@ int run(int argc, char** argv);
 #define COURSE_FIGURES_CAT(a, b) COURSE_FIGURES_CAT2(a, b)
 /// Registers a lesson's figures: `COURSE_FIGURES(my_figures);` at namespace scope, where
 /// `std::vector<course::fig::Figure> my_figures()` draws them.
-#define COURSE_FIGURES(maker)                                                       \
+#define COURSE_FIGURES(maker)                                                          \
   static const ::course::fig::Registrar COURSE_FIGURES_CAT(course_figures_, __LINE__)( \
       COURSE_LESSON_ID, maker)

@@ -43,11 +43,20 @@ std::string escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -80,7 +89,8 @@ std::string wheel(int i, int n) {
   return rgb(r[sector % 6] + m, g[sector % 6] + m, b[sector % 6] + m);
 }
 
-Scene::Scene(std::string title, std::string desc) : title_(std::move(title)), desc_(std::move(desc)) {}
+Scene::Scene(std::string title, std::string desc)
+    : title_(std::move(title)), desc_(std::move(desc)) {}
 
 void Scene::grow(double x, double y) {
   right_ = std::max(right_, x);
@@ -92,7 +102,8 @@ Scene& Scene::rect(double x, double y, double w, double h, const std::string& fi
                    const std::string& tip) {
   body_ << "<rect x=\"" << num(x) << "\" y=\"" << num(y) << "\" width=\"" << num(w)
         << "\" height=\"" << num(h) << "\" fill=\"" << fill << "\"";
-  if (stroke != "none") body_ << " stroke=\"" << stroke << "\" stroke-width=\"" << num(stroke_width) << "\"";
+  if (stroke != "none")
+    body_ << " stroke=\"" << stroke << "\" stroke-width=\"" << num(stroke_width) << "\"";
   if (!cls.empty()) {
     body_ << " class=\"" << escape(cls) << "\"";
     ++counts_[cls];
@@ -122,7 +133,8 @@ Scene& Scene::text(double x, double y, const std::string& s, const Font& font) {
   double yy = y;
   while (true) {
     const std::size_t end = s.find('\n', start);
-    const std::string piece = s.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    const std::string piece =
+        s.substr(start, end == std::string::npos ? std::string::npos : end - start);
     body_ << "<text x=\"" << num(x) << "\" y=\"" << num(yy) << "\" font-size=\"" << num(font.size)
           << "\" text-anchor=\"" << anchor_name(font.anchor) << "\"";
     if (font.bold) body_ << " font-weight=\"bold\"";
@@ -144,9 +156,8 @@ Scene& Scene::text(double x, double y, const std::string& s, const Font& font) {
 
 Scene& Scene::line(double x1, double y1, double x2, double y2, const std::string& stroke,
                    double width, bool dashed, const std::string& cls) {
-  body_ << "<line x1=\"" << num(x1) << "\" y1=\"" << num(y1) << "\" x2=\"" << num(x2)
-        << "\" y2=\"" << num(y2) << "\" stroke=\"" << stroke << "\" stroke-width=\"" << num(width)
-        << "\"";
+  body_ << "<line x1=\"" << num(x1) << "\" y1=\"" << num(y1) << "\" x2=\"" << num(x2) << "\" y2=\""
+        << num(y2) << "\" stroke=\"" << stroke << "\" stroke-width=\"" << num(width) << "\"";
   if (dashed) body_ << " stroke-dasharray=\"6 4\"";
   if (!cls.empty()) {
     body_ << " class=\"" << escape(cls) << "\"";
@@ -190,16 +201,21 @@ int Scene::count(const std::string& cls) const {
   return it == counts_.end() ? 0 : it->second;
 }
 
-double Scene::width() const { return std::ceil(right_ + 12); }
-double Scene::height() const { return std::ceil(bottom_ + 12); }
+double Scene::width() const {
+  return std::ceil(right_ + 12);
+}
+double Scene::height() const {
+  return std::ceil(bottom_ + 12);
+}
 
 std::string Scene::str() const {
   const double w = width(), h = height();
   const double shown = smallest_font_ * std::min(1.0, kPageWidthPx / w);
   if (smallest_font_ < 1e9 && shown < kMinFontPx - 1e-9) {
-    throw std::logic_error("figure \"" + title_ + "\": " + num(w) + " px wide, its smallest label (" +
-                           num(smallest_font_) + " px) would be shown at " + num(shown) +
-                           " px in the book, under " + num(kMinFontPx));
+    throw std::logic_error("figure \"" + title_ + "\": " + num(w) +
+                           " px wide, its smallest label (" + num(smallest_font_) +
+                           " px) would be shown at " + num(shown) + " px in the book, under " +
+                           num(kMinFontPx));
   }
   std::ostringstream o;
   o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -219,7 +235,8 @@ std::string Scene::str() const {
 void Grid::numbers(Scene& s, int step, double font) const {
   const int sx = step > 0 ? step : std::max(1, static_cast<int>(std::ceil(font * 2.2 / w)));
   const int sy = step > 0 ? step : std::max(1, static_cast<int>(std::ceil(font * 1.3 / h)));
-  for (int c = 0; c < cols; c += sx) s.text(cx(c), y - 5, std::to_string(c), {font, Anchor::kMiddle, false, kFaint});
+  for (int c = 0; c < cols; c += sx)
+    s.text(cx(c), y - 5, std::to_string(c), {font, Anchor::kMiddle, false, kFaint});
   for (int r = 0; r < rows; r += sy) {
     s.text(x - 5, cy(r) + font * 0.36, std::to_string(r), {font, Anchor::kEnd, false, kFaint});
   }
@@ -228,10 +245,12 @@ void Grid::numbers(Scene& s, int step, double font) const {
 void Grid::edges(Scene& s, int every_rows, int every_cols, const std::string& stroke,
                  double width) const {
   if (every_rows > 0) {
-    for (int r = every_rows; r < rows; r += every_rows) s.line(x, top(r), right(), top(r), stroke, width);
+    for (int r = every_rows; r < rows; r += every_rows)
+      s.line(x, top(r), right(), top(r), stroke, width);
   }
   if (every_cols > 0) {
-    for (int c = every_cols; c < cols; c += every_cols) s.line(left(c), y, left(c), bottom(), stroke, width);
+    for (int c = every_cols; c < cols; c += every_cols)
+      s.line(left(c), y, left(c), bottom(), stroke, width);
   }
   s.rect(x, y, cols * w, rows * h, "none", stroke, width);
 }

@@ -46,8 +46,8 @@ constexpr Colour kFaint = "#666666";
 std::string category(int i);
 /// `colour` mixed with white: 0 keeps it, 1 is white. Labels in black stay legible from 0.4 up.
 std::string tint(const std::string& colour, double white);
-/// A fill for item `i` of `n` (lanes, blocks) around the colour wheel, pale enough for black labels.
-/// For many items, where a legend of seven cannot tell them apart: label them as well.
+/// A fill for item `i` of `n` (lanes, blocks) around the colour wheel, pale enough for black
+/// labels. For many items, where a legend of seven cannot tell them apart: label them as well.
 std::string wheel(int i, int n);
 /// The fill of a hatched area (idle threads, padding): a pattern the scene defines.
 constexpr const char* kHatch = "url(#hatch)";
@@ -67,7 +67,8 @@ struct Font {
 /// (Scene::count) and hold it to the function it is drawn from.
 class Scene {
  public:
-  /// `title` is the figure's name, `desc` says what it shows in words (both read by screen readers).
+  /// `title` is the figure's name, `desc` says what it shows in words (both read by screen
+  /// readers).
   Scene(std::string title, std::string desc);
 
   /// A rectangle. `cls` tags it for count(); `tip` becomes a tooltip (an SVG <title>).
@@ -117,7 +118,8 @@ struct Grid {
   double cy(int row) const { return top(row) + h / 2; }
   double right() const { return x + cols * w; }
   double bottom() const { return y + rows * h; }
-  /// The column numbers above and the row numbers left of the grid, every `step` (0: as room allows).
+  /// The column numbers above and the row numbers left of the grid, every `step` (0: as room
+  /// allows).
   void numbers(Scene& s, int step = 0, double font = 11) const;
   /// Lines every `every_rows` rows and `every_cols` columns (tile edges), and the outer frame.
   void edges(Scene& s, int every_rows, int every_cols, const std::string& stroke = kInk,

@@ -3,4 +3,6 @@
 /// lesson's figures.cpp registered. `figuresNN --help` says how.
 #include "common/figures.hpp"
 
-int main(int argc, char** argv) { return course::fig::run(argc, argv); }
+int main(int argc, char** argv) {
+  return course::fig::run(argc, argv);
+}

@@ -3,7 +3,7 @@
 /// and lines it touches, drawn from first_warp_addresses() and counted by your warp_access().
 #pragma once
 
-#include "warp_access.hpp"
+#include "lessons/04-coalescing/warp_access.hpp"
 
 #include "common/svg.hpp"
 
