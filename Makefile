@@ -166,11 +166,13 @@ check-repo:
 self-check: configure
 	@$(COURSE) self-check $(BUILD_OPTS); rc=$$?; [ $$rc -eq 77 ] && rc=0; exit $$rc
 
-# The book: the chapters, the code they pull by \snippet, the harness API and the charts of book/data/,
-# as offline HTML in book/html/ (Doxygen). Fails on any Doxygen warning, then checks the result.
+# The book: the chapters, the code they pull by \snippet, the harness API, the charts of book/data/
+# and the figures the lessons' own functions draw (their programs are built first), as offline HTML
+# in book/html/ (Doxygen). Fails on any Doxygen warning, then checks the result.
 book:
 	@$(SETUP) book
-	@$(PYTHON) book/build.py --check
+	@$(CONFIGURE_QUIETLY) || exit 1; \
+	$(PYTHON) book/build.py --check --build $(BUILD)
 
 # README.md's generated blocks (the headline claim, the table of measured results) from book/data/
 # and the manifest's targets; `make bench` does the same after it measures, `make test` checks it.

@@ -28,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import time
+from html import escape
 from pathlib import Path
 
 BOOK = Path(__file__).resolve().parent
@@ -53,6 +54,7 @@ SNIPPET_LINE = re.compile(r"^(\s*)\\snippet(\{[^}]*\})?\s+(\S+)\s+(\S+)\s*$")
 SNIPPET_ANY = re.compile(r"\\snippet(\{[^}]*\})?\s+(\S+)\s+(\S+)")
 TITLE = re.compile(r"^#\s+(.*?)\s*\{#(\w+)\}\s*$")
 FENCE = re.compile(r"^\s*(```|~~~)")
+FIGURE_LINE = re.compile(r"^\s*\\figure\s+(\S+)\s*$")
 BLOCK_OPEN = re.compile(r"\\(verbatim|code|htmlonly|latexonly|dot|msc|startuml)\b")
 
 
@@ -221,7 +223,29 @@ def fix_prose(text):
     return "\n".join(out)
 
 
-def transform_chapter(lesson, text, rel, page, snippets):
+def figure_block(lesson, fid, figures, where):
+    """The HTML of the figure `fid` where a chapter says `\\figure fid`: its first frame, its
+    caption, numbered within the chapter; figures.js adds the controls and the enlarging."""
+    spec = figures["by_id"].get(fid)
+    if spec is None:
+        raise BuildError(f"{where}: no figure {fid!r}: the figure programs draw "
+                         + ", ".join(sorted(figures["by_id"])))
+    used = figures["used"].setdefault(lesson.num, [])
+    if fid in used:
+        raise BuildError(f"{where}: figure {fid!r} is shown twice in the chapter")
+    used.append(fid)
+    number = f"{int(lesson.num)}.{len(used)}"
+    first = spec["frames"][spec["first"]]
+    note = (f' <span class="course-figure-stub">{escape(spec["error"])}</span>'
+            if spec["error"] else "")
+    return (f'\\htmlonly[block]<figure class="course-figure" id="figure-{escape(fid)}" '
+            f'data-figure="{escape(fid)}"><div class="course-figure-controls"></div>'
+            f'<img class="course-figure-img" src="{escape(first)}" '
+            f'alt="{escape(spec["title"])}"/><figcaption><b>Figure {number}.</b> '
+            f'{escape(spec["caption"])}{note}</figcaption></figure>\\endhtmlonly')
+
+
+def transform_chapter(lesson, text, rel, page, snippets, figures):
     """Copies the chapter body into `page`: every \\snippet on a line of its own is wrapped in a
     marked <div>, and runs of snippets from solutions/ go into one folded "show" section."""
     lines = text.split("\n")
@@ -251,6 +275,11 @@ def transform_chapter(lesson, text, rel, page, snippets):
         if m and f"\\end{m.group(1)}" not in line[m.end():]:
             block = m.group(1)
             page.add(line, origin)
+            i += 1
+            continue
+        m = FIGURE_LINE.match(line)
+        if m:
+            page.add(figure_block(lesson, m.group(1), figures, f"{rel}:{i + 1}"), origin)
             i += 1
             continue
         m = SNIPPET_LINE.match(line)
@@ -395,7 +424,7 @@ def measured_section(lesson, charts, page, images, gpus, mines):
         page.add(text + "\n")
 
 
-def chapter_page(lesson, prev, nxt, titles, charts, book, gpus, mines):
+def chapter_page(lesson, prev, nxt, titles, charts, book, gpus, mines, figures):
     rel = f"lessons/{lesson.dir}/README.md"
     text = (ROOT / rel).read_text()
     page = Page(f"{lesson.dir}.md")
@@ -406,7 +435,7 @@ def chapter_page(lesson, prev, nxt, titles, charts, book, gpus, mines):
     page.add("[TOC]")
     page.add("")
     snippets, images = [], []
-    transform_chapter(lesson, text, rel, page, snippets)
+    transform_chapter(lesson, text, rel, page, snippets, figures)
     images += re.findall(r"\\image\s+html\s+(\S+)", text)
     measured_section(lesson, charts, page, images, gpus, mines)
     hints = hints_section(lesson, page)
@@ -415,7 +444,8 @@ def chapter_page(lesson, prev, nxt, titles, charts, book, gpus, mines):
     book["chapters"].append({
         "lesson": lesson.num, "slug": lesson.slug, "title": titles[lesson.num], "source": rel,
         "page": f"lesson{lesson.num}.html", "snippets": snippets, "hints": hints,
-        "images": images, "snippets_in_source": len(SNIPPET_ANY.findall(text))})
+        "images": images, "snippets_in_source": len(SNIPPET_ANY.findall(text)),
+        "figures": figures["used"].get(lesson.num, [])})
     return page
 
 
@@ -645,6 +675,66 @@ def harness_page(headers):
     return page
 
 
+# ---- the figures of the lessons -------------------------------------------------------------------
+
+def figure_lessons(lessons):
+    return [l for l in lessons if (ROOT / "lessons" / l.dir / "figures.cpp").is_file()]
+
+
+def build_figure_programs(build_dir, lessons):
+    """Builds the figure programs (and the reference solutions they draw from) in `build_dir`."""
+    if not (build_dir / "CMakeCache.txt").is_file():
+        raise BuildError(f"{rel(build_dir)} is not configured: run `make book` (it configures it)")
+    missing = [l.num for l in figure_lessons(lessons)
+               if not (build_dir / "bin" / f"figures{l.num}_solution").is_file()]
+    if missing:
+        say(f"building the figure programs of lessons {', '.join(missing)} and the reference "
+            f"solutions they draw from (the first time: up to 10 minutes on 2 cores) ...")
+    else:
+        say("the figure programs: checking they are up to date ...")
+    t0 = time.monotonic()
+    r = subprocess.run(["cmake", "--build", str(build_dir), "--target", "book_figures"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise BuildError("building the figure programs failed:\n" + (r.stdout + r.stderr)[-3000:])
+    if missing:
+        say(f"built in {time.monotonic() - t0:.0f} s")
+
+
+def draw_figures(programs, lessons, dest):
+    """Runs each lesson's figures program (the reference solution's) into dest/NN/; returns the
+    figures by id, each with its frames' paths relative to the book's html/ folder."""
+    by_id = {}
+    for l in figure_lessons(lessons):
+        exe = programs / f"figures{l.num}_solution"
+        if not exe.is_file():
+            raise BuildError(f"no {rel(exe)}: build the figure programs (`make book` does)")
+        out = dest / l.num
+        r = subprocess.run([str(exe), "--out", str(out)], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise BuildError(f"{rel(exe)} failed:\n{(r.stdout + r.stderr).strip()}")
+        for spec in json.loads((out / "figures.json").read_text())["figures"]:
+            if spec["id"] in by_id:
+                raise BuildError(f"figure {spec['id']!r} is drawn by two programs")
+            spec["frames"] = {k: f"figures/{l.num}/{v}" for k, v in spec["frames"].items()}
+            spec["first"] = "|".join(c["initial"] for c in spec["controls"])
+            if spec["first"] not in spec["frames"]:
+                spec["first"] = next(iter(spec["frames"]))
+            by_id[spec["id"]] = spec
+    return {"by_id": by_id, "used": {}}
+
+
+def write_figure_data(figures, html_dir, src):
+    """The figures' frames into html/figures/, and their index as a script (a page opened from
+    the disk may not fetch JSON; it may load a script)."""
+    shutil.copytree(src, html_dir / "figures", dirs_exist_ok=True)
+    data = {fid: {k: spec[k] for k in ("title", "controls", "frames", "first", "error")}
+            for fid, spec in figures["by_id"].items()}
+    (html_dir / "course-figures.js").write_text(
+        "// The figures of the chapters, drawn by the lessons' own functions (book/build.py).\n"
+        "window.COURSE_FIGURES = " + json.dumps(data, indent=0) + ";\n")
+
+
 # ---- Doxygen -------------------------------------------------------------------------------------
 
 def quote(p):
@@ -666,8 +756,9 @@ def write_doxyfile(gen, out, version, lessons, headers):
         f"HTML_HEADER = {quote(gen / 'header.html')}",
         "HTML_EXTRA_STYLESHEET = " + " ".join(quote(p) for p in [
             AWESOME / "doxygen-awesome.css", AWESOME / "doxygen-awesome-sidebar-only.css",
-            BOOK / "book.css"]),
-        "HTML_EXTRA_FILES = " + " ".join(quote(AWESOME / f) for f in AWESOME_JS),
+            BOOK / "book.css", BOOK / "figures.css"]),
+        "HTML_EXTRA_FILES = " + " ".join(quote(AWESOME / f) for f in AWESOME_JS)
+        + " " + quote(BOOK / "figures.js"),
     ]
     if version >= (1, 9, 5):
         lines.append("HTML_COLORSTYLE = LIGHT")  # what doxygen-awesome-css asks for from 1.9.5 on
@@ -680,7 +771,7 @@ def write_header(exe, gen):
                     str(gen / "stylesheet.css")], check=True, capture_output=True, cwd=gen)
     header = (gen / "header.html").read_text()
     scripts = "".join(f'<script type="text/javascript" src="$relpath^{f}"></script>\n'
-                      for f in AWESOME_JS)
+                      for f in AWESOME_JS + ["course-figures.js", "figures.js"])
     init = ("<script type=\"text/javascript\">\n"
             + "".join(f"  {name}.init()\n" for name in AWESOME_INIT) + "</script>\n")
     if "</head>" not in header:
@@ -725,7 +816,7 @@ def copy_mathjax(html):
 
 # ---- main ----------------------------------------------------------------------------------------
 
-def build(out, data):
+def build(out, data, programs):
     t0 = time.monotonic()
     exe, version = doxygen_version()
     check_theme()
@@ -750,6 +841,11 @@ def build(out, data):
     charts = json.loads((gen / "figures" / "charts.json").read_text())
     note = f" ({', '.join(tried)} cannot import it)" if tried else ""
     say(f"charts drawn with {py}, matplotlib {mpl}{note}")
+    t1 = time.monotonic()
+    figures = draw_figures(programs, lessons, gen / "course-figures")
+    frames = sum(len(f["frames"]) for f in figures["by_id"].values())
+    say(f"{len(figures['by_id'])} figures ({frames} frames) drawn by the lessons' own functions "
+        f"in {time.monotonic() - t1:.1f} s")
 
     project = re.search(r'^PROJECT_NAME\s*=\s*"(.*)"', (BOOK / "Doxyfile").read_text(),
                         flags=re.M).group(1)
@@ -762,7 +858,7 @@ def build(out, data):
     for i, l in enumerate(lessons):
         prev = lessons[i - 1] if i > 0 else None
         nxt = lessons[i + 1] if i + 1 < len(lessons) else None
-        pages.append(chapter_page(l, prev, nxt, titles, charts, book, gpus, mines))
+        pages.append(chapter_page(l, prev, nxt, titles, charts, book, gpus, mines, figures))
     pages.append(results_page(gpus, charts, book, mines))
     pages.append(harness_page(headers))
     for p in pages:
@@ -771,7 +867,16 @@ def build(out, data):
 
     write_header(exe, gen)
     write_doxyfile(gen, out, version, lessons, headers)
+    book["figures"] = {fid: {"lesson": fid[:2], "frames": list(spec["frames"].values()),
+                             "controls": [c["name"] for c in spec["controls"]]}
+                       for fid, spec in figures["by_id"].items()}
+    (gen / "book.json").write_text(json.dumps(book, indent=1) + "\n")
+    unused = sorted(set(figures["by_id"]) - {f for fs in figures["used"].values() for f in fs})
+    if unused:
+        raise BuildError("figures drawn but shown in no chapter (a line `\\figure ID` places "
+                         "one): " + ", ".join(unused))
     run_doxygen(exe, gen, pages)
+    write_figure_data(figures, html, gen / "course-figures")
     size = copy_mathjax(html)
     say(f"{len(lessons)} chapters, {len(headers)} harness headers, Doxygen "
         f"{'.'.join(map(str, version))}, MathJax {size / 1e6:.1f} MB copied; "
@@ -787,11 +892,18 @@ def main():
     ap.add_argument("--data", type=Path, default=BOOK / "data",
                     help="the measured results to chart (default: book/data/)")
     ap.add_argument("--check", action="store_true", help="then run book/check.py on the result")
+    ap.add_argument("--build", type=Path, default=ROOT / "build",
+                    help="the configured build folder whose figure programs draw the figures "
+                         "(built first; default: build/)")
+    ap.add_argument("--no-build", action="store_true",
+                    help="use the figure programs as they are in BUILD/bin, building nothing")
     ap.add_argument("--skip-without-tools", action="store_true",
                     help="exit 77 (a skipped test for CTest) when a tool the book needs is missing")
     args = ap.parse_args()
     try:
-        html = build(args.out, args.data.resolve())
+        if not args.no_build:
+            build_figure_programs(args.build.resolve(), records.lessons())
+        html = build(args.out, args.data.resolve(), args.build.resolve() / "bin")
     except ToolMissing as e:
         if args.skip_without_tools:
             print(f"SKIPPED: the book cannot be built here: {e}")

@@ -8,7 +8,8 @@
 - every \\snippet of every chapter came out as non-empty code, and the ones from solutions/ are
   folded away (inside a <details>); every hint is there, folded away too;
 - every figure a page shows (img, object, embed, iframe, SVG image) is a file of the book, and
-  every chart and \\image the pages asked for is a well-formed, non-empty file;
+  every chart and \\image the pages asked for is a well-formed, non-empty file, and so is every
+  frame of every figure a chapter places (`\\figure ID`), which is on its page;
 - no page, stylesheet or script loads anything from the network (scripts, styles, fonts, images);
 - pages with math load the local MathJax, whose files are present, and no raw \\f$ is left;
 - every link of every HTML page (`href` of <a> and <area>) that stays in the book names a file of
@@ -228,8 +229,18 @@ class Checker:
 
     def figures(self, book, pages):
         wanted = set(book["front"]["images"]) | set(book["results"]["images"])
+        drawn = book.get("figures", {})
         for c in book["chapters"]:
             wanted |= set(c["images"])
+            # Every frame of every figure the chapter shows (the lessons' figure programs drew them).
+            for fid in c.get("figures", []):
+                if fid not in drawn:
+                    self.fail(f"{c['page']}: figure {fid} was drawn by no figure program")
+                    continue
+                wanted |= set(drawn[fid]["frames"])
+                root = self.tree(c["page"])
+                if not any(n.attrs.get("data-figure") == fid for n in root.find_all("figure")):
+                    self.fail(f"{c['page']}: figure {fid} is not on the page")
         for name in sorted(wanted):
             f = self.html / name
             if not f.is_file() or f.stat().st_size == 0:

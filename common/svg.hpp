@@ -71,7 +71,7 @@ class Scene {
   /// readers).
   Scene(std::string title, std::string desc);
 
-  /// A rectangle. `cls` tags it for count(); `tip` becomes a tooltip (an SVG <title>).
+  /// A rectangle. `cls` tags it for count(); `tip` becomes a tooltip (the title element of SVG).
   Scene& rect(double x, double y, double w, double h, const std::string& fill,
               const std::string& stroke = "none", double stroke_width = 1,
               const std::string& cls = "", const std::string& tip = "");

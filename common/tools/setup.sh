@@ -47,6 +47,12 @@ command -v dot >/dev/null 2>&1 || book+=(graphviz)
 [ -f /usr/share/javascript/mathjax/MathJax.js ] || book+=(libjs-mathjax)
 [ -f /usr/share/doxygen-awesome-css/doxygen-awesome.css ] || book+=(doxygen-awesome-css)
 have_matplotlib || book+=(python3-matplotlib)
+# The book's browser test reads every chapter in headless Chromium through Selenium (Debian's
+# python3-selenium serves /usr/bin/python3; book/browser.py finds it there).
+have_selenium() { /usr/bin/python3 -c 'import selenium' >/dev/null 2>&1; }
+command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || book+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || [ -x /usr/bin/chromedriver ] || book+=(chromium-driver)
+have_selenium || book+=(python3-selenium)
 [ "$only_book" -eq 1 ] && { core+=("${book[@]}"); book=(); }
 watch=()  # `make watch` waits for saves with inotifywait; without it, it polls
 [ "$only_book" -eq 0 ] && ! command -v inotifywait >/dev/null 2>&1 && watch+=(inotify-tools)
@@ -84,7 +90,7 @@ if [ ${#core[@]} -gt 0 ]; then
   if ! install "${core[@]}"; then
     echo "setup: needed: CMake >= 3.24, a C++17 compiler, Python 3, Eigen 3.4 (headers)," >&2
     echo "  Catch2 2.13 or 3.x, and the CUDA toolkit 12.x or 13.x; for the book Doxygen, Graphviz," >&2
-    echo "  MathJax 2, doxygen-awesome-css and matplotlib." >&2
+    echo "  MathJax 2, doxygen-awesome-css, matplotlib, Chromium, chromedriver and Selenium." >&2
     exit 1
   fi
   if [ "$only_book" -eq 0 ] && ! have_cmake; then
@@ -104,10 +110,11 @@ if [ ${#watch[@]} -gt 0 ]; then
 fi
 if [ ${#core[@]} -eq 0 ] && [ ${#book[@]} -eq 0 ] && [ ${#watch[@]} -eq 0 ]; then
   if [ "$only_book" -eq 1 ]; then
-    echo "setup: everything the book needs present (Doxygen, Graphviz, MathJax, doxygen-awesome-css, matplotlib)"
+    echo "setup: everything the book needs present (Doxygen, Graphviz, MathJax, doxygen-awesome-css, matplotlib," \
+      "Chromium, chromedriver, Selenium)"
   else
     echo "setup: everything present (CMake >= 3.24, make, g++, Python 3, Eigen, Catch2, inotifywait, ninja;" \
-      "for the book Doxygen, Graphviz, MathJax, doxygen-awesome-css, matplotlib)"
+      "for the book Doxygen, Graphviz, MathJax, doxygen-awesome-css, matplotlib, Chromium, Selenium)"
   fi
 fi
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,7 +33,9 @@ course::svg::Scene warp_step_scene(Mapping mapping, Operand operand, int element
                      : operand == Operand::kB ? (mapping == Mapping::kTransposedB ? "Bt" : "B")
                                               : "C";
   const int lanes = static_cast<int>(addr.size());
-  const int asked = lanes * element_bytes;
+  // The bytes the warp needs: lanes that share an element (a broadcast) need it once.
+  const int asked =
+      static_cast<int>(std::set<long long>(addr.begin(), addr.end()).size()) * element_bytes;
 
   svg::Scene s("One warp's access to " + std::string(name) + ", " + mapping_name(mapping),
                "The 32 lanes of a warp on top, and below them every 128-byte cache line their " +
@@ -50,7 +53,7 @@ course::svg::Scene warp_step_scene(Mapping mapping, Operand operand, int element
          {15, svg::Anchor::kStart, true});
   const double bytes_moved = 32.0 * cost.sectors;
   s.text(12, 46,
-         std::to_string(asked) + " bytes asked for: warp_access counts " +
+         std::to_string(asked) + " distinct bytes asked for: warp_access counts " +
              std::to_string(cost.sectors) + (cost.sectors == 1 ? " sector" : " sectors") + " (" +
              std::to_string(static_cast<int>(bytes_moved)) + " bytes moved, " +
              std::to_string(static_cast<int>(100.0 * asked / bytes_moved + 0.5)) + "% used) in " +
@@ -74,14 +77,20 @@ course::svg::Scene warp_step_scene(Mapping mapping, Operand operand, int element
   for (const auto& [line, in_line] : lines) {
     const double y = y0 + row * (kRow + 4);
     // Words of the line: coloured by the lane that reads them.
-    std::vector<int> owner(32, -1);
+    std::vector<int> owner(32, -1), readers(32, 0);
     for (int l : in_line) {
       const long long first = addr[l] % kLineBytes / 4;
-      for (long long w = first; w < first + element_bytes / 4 && w < 32; ++w) owner[w] = l;
+      for (long long w = first; w < first + element_bytes / 4 && w < 32; ++w) {
+        if (owner[w] < 0) owner[w] = l;
+        ++readers[w];
+      }
     }
     for (int w = 0; w < 32; ++w) {
       s.rect(kX + w * kCell, y, kCell, kRow, owner[w] >= 0 ? svg::wheel(owner[w], 32) : "#f4f4f4",
              "#ffffff", 1);
+      // A word several lanes read is fetched once for all of them (a broadcast): say how many.
+      if (readers[w] > 1)
+        s.text(kX + w * kCell + kCell / 2, y + 15, std::to_string(readers[w]), {11});
     }
     // Sectors: outlined thick where a lane reads them (they move), thin where none does.
     for (int sec = 0; sec < 4; ++sec) {
@@ -94,7 +103,10 @@ course::svg::Scene warp_step_scene(Mapping mapping, Operand operand, int element
     s.text(kX - 8, y + 15, "+" + std::to_string(line * kLineBytes),
            {11, svg::Anchor::kEnd, false, svg::kFaint});
     // Which lanes, when there are few in the line.
-    if (in_line.size() == 1) {
+    if (in_line.size() == static_cast<std::size_t>(lanes) && lanes > 1 &&
+        std::count(readers.begin(), readers.end(), lanes) > 0) {
+      s.text(kX + 32 * kCell + 8, y + 15, "all lanes", {11, svg::Anchor::kStart});
+    } else if (in_line.size() == 1) {
       s.text(kX + 32 * kCell + 8, y + 15, "lane " + std::to_string(in_line[0]),
              {11, svg::Anchor::kStart});
     }
@@ -103,7 +115,8 @@ course::svg::Scene warp_step_scene(Mapping mapping, Operand operand, int element
   const double y_end = y0 + row * (kRow + 4) + 18;
   s.legend(kX, y_end,
            {{"line:" + std::string(svg::kInk), "a sector that moves (32 bytes): a lane reads it"},
-            {"#f4f4f4", "bytes of a moved sector that no lane asked for"}});
+            {"#f4f4f4", "bytes of a moved sector that no lane asked for"},
+            {"", "a number in a word: that many lanes read it (a broadcast)"}});
   return s;
 }
 
