@@ -113,10 +113,23 @@ course::svg::Scene warp_step_scene(Mapping mapping, Operand operand, int element
     ++row;
   }
   const double y_end = y0 + row * (kRow + 4) + 18;
-  s.legend(kX, y_end,
-           {{"line:" + std::string(svg::kInk), "a sector that moves (32 bytes): a lane reads it"},
-            {"#f4f4f4", "bytes of a moved sector that no lane asked for"},
-            {"", "a number in a word: that many lanes read it (a broadcast)"}});
+  const double y_note = s.legend(
+      kX, y_end,
+      {{"line:" + std::string(svg::kInk), "a sector that moves (32 bytes): a lane reads it"},
+       {"#f4f4f4", "bytes of a moved sector that no lane asked for"},
+       {"", "a number in a word: that many lanes read it (a broadcast)"}});
+  // The picture counts for itself: where warp_access disagrees with it, say so where it shows.
+  const int drawn_sectors = s.count("sector"), drawn_lines = s.count("line");
+  if (drawn_sectors != cost.sectors || drawn_lines != cost.lines) {
+    auto n = [](int count, const char* what) {
+      return std::to_string(count) + " " + what + (count == 1 ? "" : "s");
+    };
+    s.text(12, y_note + 4,
+           "warp_access says " + n(cost.sectors, "sector") + " in " + n(cost.lines, "line") +
+               "; the addresses above touch " + n(drawn_sectors, "sector") + " in " +
+               n(drawn_lines, "line") + ".",
+           {13, svg::Anchor::kStart, true, svg::kVermillion});
+  }
   return s;
 }
 

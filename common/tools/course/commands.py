@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from . import figures as course_figures
 from . import records
 from .building import (build_targets, compile_errors, has_quick_grader, lesson_targets,
                        say_building, try_build)
@@ -222,13 +223,18 @@ def cmd_run(args):
     except ValueError as e:
         print(f"make lesson-{lesson.n}: ARGS cannot be read ({e}): {args.args}", file=sys.stderr)
         return 2
-    if not build_targets(build, [target], args.jobs, f"lesson {lesson.num}'s program"):
+    # The lesson's figures, drawn from the same code (yours, or the reference's with SOLUTION=1).
+    pictures = course_figures.has_figures(lesson)
+    targets = [target] + ([course_figures.target(lesson, args.solution)] if pictures else [])
+    if not build_targets(build, targets, args.jobs, f"lesson {lesson.num}'s program"):
         return 1
     print(f"== {target} {shlex.join(extra)}".rstrip(), flush=True)
     try:
         rc = subprocess.run([str(build / "bin" / target), *extra], cwd=build).returncode
     except KeyboardInterrupt:
         return 130
+    if pictures:
+        print(course_figures.draw(lesson, build, args.solution), flush=True)
     # 3 and 4: no usable GPU here (none, or below the lesson's compute capability). The program has
     # said so and what still runs; on such a machine that is the expected end, not an error.
     return 0 if rc in (EXIT_NO_GPU, EXIT_GPU_TOO_OLD) else rc
