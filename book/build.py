@@ -834,6 +834,7 @@ def build(out, data, programs):
     mines = bookdata.load_mine(data)
 
     py, mpl, tried = matplotlib_python()
+    say("drawing the charts of book/data/ ...")
     r = subprocess.run([py, str(BOOK / "charts.py"), str(gen / "figures"), "--data", str(data)],
                        capture_output=True, text=True)
     if r.returncode != 0:
@@ -875,6 +876,7 @@ def build(out, data, programs):
     if unused:
         raise BuildError("figures drawn but shown in no chapter (a line `\\figure ID` places "
                          "one): " + ", ".join(unused))
+    say(f"Doxygen: {len(pages)} pages and {len(headers)} headers into HTML (about 10 s) ...")
     run_doxygen(exe, gen, pages)
     write_figure_data(figures, html, gen / "course-figures")
     size = copy_mathjax(html)
