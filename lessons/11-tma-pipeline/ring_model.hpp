@@ -43,12 +43,24 @@ struct ModelBarrier {
 };
 //! [model_barrier]
 
+/// One move of the ring as play_ring made it, and the ring right after it (for pictures of it).
+struct RingMove {
+  bool producer = true;  ///< the producer loaded k-block `it` (else the consumers released it)
+  int it = 0;            ///< the k-block
+  RingSlot slot;         ///< what the protocol gave for it: the stage, the parity waited for
+  std::vector<ModelBarrier> full, empty;
+  std::vector<int> holds;      ///< the k-block in each stage, -1: none yet
+  std::vector<bool> released;  ///< whether the k-block in each stage has been released
+  int produced = 0, consumed = 0;
+};
+
 /// Plays `iterations` k-blocks through a ring of `stages` stages with `consumer_warps` consumer
 /// warps, in the order `schedule` picks (true: the producer tries a step, false: the consumers
-/// do). Returns "" when every k-block went through correctly, else what went wrong, in words.
-template <typename Schedule>
+/// do), and calls `observe(const RingMove&)` after every move. Returns "" when every k-block went
+/// through correctly, else what went wrong, in words.
+template <typename Schedule, typename Observe>
 std::string play_ring(const RingProtocol& ring, int stages, int consumer_warps, int iterations,
-                      Schedule schedule) {
+                      Schedule schedule, Observe observe) {
   const std::uint32_t arrivals = ring.empty_barrier_arrivals(consumer_warps);
   if (arrivals == 0) {
     return "empty_barrier_arrivals returned 0: a barrier needs at least one arrival";
@@ -61,6 +73,7 @@ std::string play_ring(const RingProtocol& ring, int stages, int consumer_warps, 
   const std::string ctx = " (" + std::to_string(stages) + " stages, " +
                           std::to_string(consumer_warps) + " consumer warps)";
   std::string error;
+  RingMove last;  // the move just made
   // One step of the producer: true when it loaded a k-block.
   auto producer_step = [&]() -> bool {
     if (produced == iterations) return false;
@@ -82,6 +95,7 @@ std::string play_ring(const RingProtocol& ring, int stages, int consumer_warps, 
               "(on the GPU a race: wrong results, no hang)";
       return false;
     }
+    last = RingMove{true, produced, s, {}, {}, {}, {}, 0, 0};
     holds[s.stage] = produced++;
     consumed[s.stage] = false;
     full[s.stage].arrive();  // the expect_tx arrival and TMA's bytes: one completed phase
@@ -119,6 +133,7 @@ std::string play_ring(const RingProtocol& ring, int stages, int consumer_warps, 
               " phases of its empty barrier, not 1: its arrival count must equal the arrivals";
       return false;
     }
+    last = RingMove{false, consumed_count, s, {}, {}, {}, {}, 0, 0};
     ++consumed_count;
     return true;
   };
@@ -134,8 +149,22 @@ std::string play_ring(const RingProtocol& ring, int stages, int consumer_warps, 
              "the full barrier of stage " + std::to_string(consumed_count % stages) +
              " (on the GPU: a hang)" + ctx;
     }
+    last.full = full;
+    last.empty = empty;
+    last.holds = holds;
+    last.released = consumed;
+    last.produced = produced;
+    last.consumed = consumed_count;
+    observe(static_cast<const RingMove&>(last));
   }
   return "";
+}
+
+/// play_ring without an observer.
+template <typename Schedule>
+std::string play_ring(const RingProtocol& ring, int stages, int consumer_warps, int iterations,
+                      Schedule schedule) {
+  return play_ring(ring, stages, consumer_warps, iterations, schedule, [](const RingMove&) {});
 }
 
 /// play_ring with the consumers eager, with the producer running ahead as far as it can, and with
