@@ -48,9 +48,8 @@ std::vector<course::fig::Figure> figures() {
       "11-persistent", "The persistent grid: which block takes which tile",
       "One block per SM, 132 in all, each walking tiles b, b + 132, b + 264, ... of the "
       "headline's bands of 16 tile rows (work_unit, then tile_at). Each tile is labelled with its "
-      "block; the red outline follows "
-      "block 0. In the fourth wave only 116 blocks have a tile: 16 SMs wait, the cost stream-K "
-      "addresses.",
+      "block; the red outline follows block 0. In the fourth wave only 116 blocks have a tile: "
+      "16 SMs wait, the cost stream-K addresses.",
       {Control{"wave", "wave", numbers(1, 4), {}, "", true}},
       [](const std::vector<std::string>& v) {
         return persistent_scene(FigureOrder{TileOrder::kGrouped, 16}, std::stoi(v[0]));

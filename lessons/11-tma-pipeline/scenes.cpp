@@ -276,6 +276,7 @@ course::svg::Scene ring_scene(int stages, int step) {
     why = "every barrier is in phase 0, so each reports parity 1 (the phase before) as complete";
   } else if (!move) {
     what = "Step " + to_string(step) + ": the model stopped after " + to_string(done) + " moves";
+    why = "the ring model found a mistake in the protocol: it says which, below in red";
   } else if (move->producer) {
     what = "Step " + to_string(step) + ": the producer loads k-block " + to_string(move->it) +
            " into stage " + to_string(move->slot.stage);
