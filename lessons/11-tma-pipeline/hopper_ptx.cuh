@@ -290,7 +290,6 @@ __device__ inline void mbarrier_arrive_cluster(std::uint64_t* bar, std::uint32_t
 }
 //! [remote_arrive]
 
-//! [setmaxnreg]
 //! [gpu_flags]
 // ---- flags in global memory between blocks ------------------------------------------------------
 // A block hands data to another through global memory and a flag: the writer's stores must be
@@ -320,6 +319,7 @@ __device__ inline void wait_flag(const std::uint32_t* flag, std::uint32_t value,
 }
 //! [gpu_flags]
 
+//! [setmaxnreg]
 // ---- setmaxnreg: move registers between warpgroups ---------------------------------------------
 // The producer needs few registers, the consumers' accumulators need many: the producer gives
 // registers back to the SM's pool and the consumers take them.
