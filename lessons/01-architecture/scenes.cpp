@@ -156,7 +156,8 @@ svg::Scene roofline_scene(const std::string& device, const DeviceSummary& summar
   s.text(kL - 6, kT - 12, "TFLOP/s (log scale)", {12, svg::Anchor::kStart});
 
   // The roofs: each bandwidth's slope up to the peak, then the peak itself.
-  double first_corner = x_hi;
+  double first_corner = x_hi, fastest = 0;
+  for (const Roof& r : roofs) fastest = std::max(fastest, r.bandwidth_gbs);
   for (std::size_t r = 0; r < roofs.size(); ++r) {
     const double bw = roofs[r].bandwidth_gbs / 1000;  // TFLOP/s per FLOP/byte
     const double corner = peak / bw;
@@ -165,10 +166,23 @@ svg::Scene roofline_scene(const std::string& device, const DeviceSummary& summar
     const std::string colour = r == 0 ? svg::kBlue : svg::category(static_cast<int>(r) + 1);
     s.line(X(x0), Y(x0 * bw), X(std::min(corner, x_hi)), Y(std::min(peak, x_hi * bw)), colour, 3,
            r > 0, "roof");
-    // Its label, above the slope (where no kernel can be) halfway up it.
-    const double lx = std::sqrt(x0 * std::min(corner, x_hi));
-    s.text(X(lx) - 8, Y(lx * bw) - 8, roofs[r].label + ": " + bandwidth_str(roofs[r].bandwidth_gbs),
-           {12, svg::Anchor::kEnd, true, colour});
+    // Its label. The fastest roof's goes above its slope, where no kernel can be, ending at the
+    // slope halfway up it (or far enough right to stay in the plot); a slower roof's goes under
+    // its slope, ending before its corner, so that it crosses no faster roof's line.
+    const std::string label = roofs[r].label + ": " + bandwidth_str(roofs[r].bandwidth_gbs);
+    const double room = 0.62 * 12 * static_cast<double>(label.size());
+    auto at_px = [&](double px) {
+      return std::exp(std::log(x_lo) + (px - kL) / kW * (std::log(x_hi) - std::log(x_lo)));
+    };
+    if (roofs[r].bandwidth_gbs >= fastest) {
+      const double end = std::max(X(std::sqrt(x0 * std::min(corner, x_hi))), kL + 14 + room);
+      s.text(end - 8, Y(std::min(peak, at_px(end) * bw)) - 8, label,
+             {12, svg::Anchor::kEnd, true, colour});
+    } else {
+      const double start = std::max(kL + 6, X(std::min(corner, x_hi)) - 12 - room);
+      s.text(start + 8, Y(std::min(peak, at_px(start) * bw)) + 20, label,
+             {12, svg::Anchor::kStart, true, colour});
+    }
   }
   s.line(X(first_corner), Y(peak), kL + kW, Y(peak), svg::kInk, 3, false, "roof");
   s.text(kL + kW - 4, Y(peak) - 8, "peak FP32: " + figure_number(peak) + " TFLOP/s",
@@ -176,8 +190,10 @@ svg::Scene roofline_scene(const std::string& device, const DeviceSummary& summar
 
   // The ridge point, where the kernels stop being limited by device memory: summarize()'s.
   s.line(X(ridge), Y(peak), X(ridge), kT + kH, svg::kVermillion, 2, true, "ridge");
-  s.text(X(ridge) + 6, kT + kH - 8, "ridge point: " + figure_number(ridge) + " FLOP/byte",
-         {12, svg::Anchor::kStart, true, svg::kVermillion});
+  const bool ridge_right = X(ridge) > kL + kW * 0.7;  // its label then goes left of the line
+  s.text(X(ridge) + (ridge_right ? -6 : 6), kT + kH - 8,
+         "ridge point: " + figure_number(ridge) + " FLOP/byte",
+         {12, ridge_right ? svg::Anchor::kEnd : svg::Anchor::kStart, true, svg::kVermillion});
 
   // The kernels, each where its roof caps it: a number beside it, its words under the plot.
   double ly = kT + kH + 62;

@@ -24,6 +24,41 @@ constexpr int kBlockX = 32;
 /// largest block CUDA allows, 32 warps.
 constexpr int kBlockY = 32;
 
+/// Bytes of a cache line: the unit in which the L1 looks loads up (four 32-byte sectors).
+constexpr int kLineBytes = 128;
+
+/// What the naive kernel's loads ask of the L1 cache, per FMA of its inner loop. The L1 sees every
+/// load the threads make; what it does not hold it fetches from L2 and device memory.
+struct NaiveTraffic {
+  double bytes_per_fma = 0;  ///< bytes the threads load for one FMA: one float of A, one of B
+  double lines_per_fma = 0;  ///< 128-byte lines the L1 looks up for one FMA, a warp's step / 32
+  /// FLOP per byte loaded (an FMA is 2 FLOP): the intensity if every load went to device memory.
+  double flop_per_byte() const { return 2 / bytes_per_fma; }
+  /// FLOP per byte of the lines the L1 looks up: the intensity the L1's own roof caps.
+  double flop_per_line_byte() const { return 2 / (lines_per_fma * kLineBytes); }
+};
+
+/// The naive mapping's traffic when A has `K` columns (row-major). At step k of the loop, lane l of
+/// the first warp owns row l of C and loads A[l * K + k] and B[k * N + col]: its 32 loads of A are
+/// 4K bytes apart, so they fall in 32 different lines once a row of A is at least a line long
+/// (K >= 32), fewer for a narrower A; all 32 lanes load the same float of B, one line. Each lane
+/// does one FMA per step: 8 bytes for 2 FLOP, an intensity of 0.25, and at K = 4096 33 lines for
+/// 32 FMAs.
+inline NaiveTraffic naive_traffic(int K) {
+  constexpr int kLanes = kBlockX;  // a warp is 32 consecutive threadIdx.x: 32 rows of C
+  int lines_a = 1;                 // the lines lane 0..31's addresses of A fall in, at k = 0
+  for (int l = 1; l < kLanes; ++l) {
+    const long line = static_cast<long>(l) * K * 4 / kLineBytes;
+    const long before = static_cast<long>(l - 1) * K * 4 / kLineBytes;
+    lines_a += line != before;
+  }
+  constexpr int kLinesB = 1;  // the broadcast
+  NaiveTraffic t;
+  t.bytes_per_fma = 2 * 4;
+  t.lines_per_fma = static_cast<double>(lines_a + kLinesB) / kLanes;
+  return t;
+}
+
 /// **Exercise.** The naive SGEMM: `C = alpha * A * B + beta * C`, one thread per element of C.
 ///
 /// Launches blocks of kBlockX x kBlockY threads on a grid that covers C, with **x along the rows**
