@@ -1,0 +1,29 @@
+/// \file figures.hpp
+/// \brief Lesson 08's figures: the block tile split into warp tiles and one warp's tile into its
+/// lanes' patches, placed by your thread_place(); and the butterfly's shuffles, stage by stage,
+/// from your butterfly_partner() through emulate_butterfly().
+#pragma once
+
+#include "lessons/08-warp-shuffle/warp_shuffle.hpp"
+#include "lessons/08-warp-shuffle/warptiled_sgemm.hpp"
+
+#include "common/svg.hpp"
+
+namespace lesson08 {
+
+/// The block tile of `shape` with every thread's results, placed by thread_place_on_host() and
+/// result_row()/result_col(), coloured by warp; beside it warp 0's tile with each lane's patches
+/// (tm x tn results per sub-tile step) labelled with the lane. Tagged for tests: the patch of
+/// thread tid whose first result is at (row, col) of the block tile is class "t tid row col" and
+/// "patch"; warp 0's patches on the right are "lane"; an element no thread computes is "hole", one
+/// that several compute "clash".
+course::svg::Scene warp_tiles_scene(const WarpTileShape& shape);
+
+/// Stage `stage` (1 .. 5: distances 16, 8, 4, 2, 1) of the butterfly all-reduce, lane l starting
+/// with the value l: the 32 lanes' values before the stage, an arrow from each lane's partner
+/// (butterfly_partner) to the lane, and the values after it (emulate_butterfly). Tagged for tests:
+/// the arrow into lane l from lane p is class "from p to l", the value v lane l holds after the
+/// stage is class "after l v".
+course::svg::Scene butterfly_scene(int stage);
+
+}  // namespace lesson08
