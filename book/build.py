@@ -223,6 +223,39 @@ def fix_prose(text):
     return "\n".join(out)
 
 
+SNIPPET_MARK = re.compile(r"^\s*(//!|///|//|#)\s*\[([\w.-]+)\]\s*$")
+
+
+def snippet_markers_problem(path, name):
+    """What is wrong with the markers of snippet `name` in `path`, or None. Regions may nest (a
+    function and a step inside it), but they may not overlap, and a region may not open with
+    another region: the reader would see the other's code first, under this snippet's name."""
+    try:
+        lines = (ROOT / path).read_text().split("\n")
+    except OSError:
+        return None  # Doxygen reports a missing file itself
+    stack, spans = [], {}
+    for i, line in enumerate(lines):
+        m = SNIPPET_MARK.match(line)
+        if not m:
+            continue
+        n = m.group(2)
+        if stack and stack[-1][0] == n:
+            spans[n] = (stack.pop()[1], i)
+        elif any(o == n for o, _ in stack):
+            return f"the markers of [{n}] overlap those of [{stack[-1][0]}]"
+        else:
+            stack.append((n, i))
+    if name not in spans:
+        return None
+    start, end = spans[name]
+    body = [l for l in lines[start + 1:end] if l.strip()]
+    if body and SNIPPET_MARK.match(body[0]):
+        other = SNIPPET_MARK.match(body[0]).group(2)
+        return f"[{name}] opens with the code of [{other}]: move the markers"
+    return None
+
+
 def figure_block(lesson, fid, figures, where):
     """The HTML of the figure `fid` where a chapter says `\\figure fid`: its first frame, its
     caption, numbered within the chapter; figures.js adds the controls and the enlarging."""
@@ -284,6 +317,10 @@ def transform_chapter(lesson, text, rel, page, snippets, figures):
             continue
         m = SNIPPET_LINE.match(line)
         if not m:
+            if line.count("`") % 2:
+                raise BuildError(f"{rel}:{i + 1}: a code span crosses a line break (the book "
+                                 "would not show it as code, and a command copied from it would "
+                                 "fail): keep each `...` on one line")
             page.add(markdown_fixes(line), origin)
             i += 1
             continue
@@ -316,6 +353,10 @@ def transform_chapter(lesson, text, rel, page, snippets, figures):
                          f'<code>{" ".join(files)}</code> <span class="book-names">{names}'
                          f'</span></summary>\\endhtmlonly', (rel, items[0][0] + 1))
             for j2, mj in items:
+                problem = snippet_markers_problem(mj.group(3), mj.group(4))
+                if problem:
+                    raise BuildError(f"{rel}:{j2 + 1}: \\snippet {mj.group(3)} {mj.group(4)}: "
+                                     f"{problem}")
                 sid = len(snippets) + 1
                 snippets.append({"id": sid, "file": mj.group(3), "name": mj.group(4),
                                  "solution": sol, "line": j2 + 1})
