@@ -7,6 +7,7 @@
 #include "lessons/02-dispatch/emulate.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -78,10 +79,12 @@ svg::Scene draw_grid(const std::vector<ThreadRecord>& records, const std::vector
 
   // How much room each cell has, and what fits in it: three lines (element, thread, warp and
   // lane), two (element, warp and lane), the lane alone or nothing.
-  constexpr double kLeft = 124, kGridWidth = 716;
+  constexpr double kLeft = 124, kGridWidth = 700;
   const std::string widest = pair_str(height - 1, width - 1);
-  const double cw =
-      std::clamp(static_cast<double>(static_cast<int>(kGridWidth / draw_cols)), 3.0, 92.0);
+  // Whole pixels while they are 3 or more (crisp edges); a very wide launch gets fractional ones,
+  // so that the picture stays within the book's width.
+  const double fit = kGridWidth / draw_cols;
+  const double cw = std::min(92.0, fit >= 3 ? std::floor(fit) : fit);
   const int lines = cw >= 80                                         ? 3
                     : cw >= text_px(widest, 11) + 4                  ? 2
                     : cw >= text_px("31", 11) + 4 && !widest.empty() ? 1
@@ -101,7 +104,10 @@ svg::Scene draw_grid(const std::vector<ThreadRecord>& records, const std::vector
     return ((y % block.y) * block.x + x % block.x) / kWarpSize;
   };
 
-  // Cells: one per launched thread, and one per element of the array.
+  // Cells: one per launched thread, and one per element of the array. Tooltips and white gaps
+  // only where cells are large enough to point at (a 256 x 256 picture stays a few MB).
+  const bool tips = lines > 0;
+  const std::string gap = cw >= 6 ? "#ffffff" : "none";
   for (int y = 0; y < draw_rows; ++y) {
     for (int x = 0; x < draw_cols; ++x) {
       const double x0 = g.left(x), y0 = g.top(y), cx = g.cx(x), cy = g.cy(y);
@@ -115,8 +121,8 @@ svg::Scene draw_grid(const std::vector<ThreadRecord>& records, const std::vector
             (r.warp >= 0 ? ", warp " + std::to_string(r.warp) + " lane " + std::to_string(r.lane)
                          : std::string()) +
             (times > 1 ? ", " + std::to_string(times) + " times" : "");
-        s.rect(x0, y0, cw, ch, block_fill(r.block_x, r.block_y, std::max(r.warp, 0)), "#ffffff", 1,
-               "cell", tip);
+        s.rect(x0, y0, cw, ch, block_fill(r.block_x, r.block_y, std::max(r.warp, 0)), gap, 1,
+               "cell", tips ? tip : "");
         if (times > 1) {
           s.rect(x0 + 2, y0 + 2, cw - 4, ch - 4, "none", svg::kVermillion, 3, "twice");
         }
@@ -134,8 +140,9 @@ svg::Scene draw_grid(const std::vector<ThreadRecord>& records, const std::vector
         }
       } else if (inside(x, y)) {
         s.rect(x0, y0, cw, ch, "#ffffff", svg::kVermillion, 1, "unwritten",
-               "element (row " + std::to_string(y) + ", column " + std::to_string(x) +
-                   "): no thread wrote it");
+               tips ? "element (row " + std::to_string(y) + ", column " + std::to_string(x) +
+                          "): no thread wrote it"
+                    : "");
         if (lines == 3) {
           s.text(cx, cy + 4, "not written", {11, svg::Anchor::kMiddle, false, svg::kVermillion});
         } else if (lines == 2) {
@@ -143,17 +150,19 @@ svg::Scene draw_grid(const std::vector<ThreadRecord>& records, const std::vector
           s.text(cx, cy + 11, "written", {11, svg::Anchor::kMiddle, false, svg::kVermillion});
         }
       } else if (launched_at(x, y)) {
-        s.rect(x0, y0, cw, ch, svg::kHatch, "#ffffff", 1, "idle",
-               "thread " + pair_str(x % block.x, y % block.y) + " of block " +
-                   pair_str(x / block.x, y / block.y) +
-                   ": past the array's edge, stopped by the guard");
+        s.rect(x0, y0, cw, ch, svg::kHatch, gap, 1, "idle",
+               tips ? "thread " + pair_str(x % block.x, y % block.y) + " of block " +
+                          pair_str(x / block.x, y / block.y) +
+                          ": past the array's edge, stopped by the guard"
+                    : "");
         if (lines > 1) s.text(cx, cy + 4, "idle", {11, svg::Anchor::kMiddle, false, svg::kFaint});
       }
     }
   }
 
-  // Warp edges inside blocks: between neighbouring threads of one block in different warps.
-  for (int y = 0; y < rows; ++y) {
+  // Warp edges inside blocks: between neighbouring threads of one block in different warps (on
+  // cells too small for lines, the shades alone tell the warps apart).
+  for (int y = 0; y < (cw >= 6 ? rows : 0); ++y) {
     for (int x = 0; x < cols; ++x) {
       if (x + 1 < cols && (x + 1) % block.x != 0 && warp_at(x, y) != warp_at(x + 1, y)) {
         s.line(g.left(x + 1), g.top(y), g.left(x + 1), g.top(y) + ch, svg::kInk, 1.6);
@@ -210,8 +219,10 @@ svg::Scene draw_grid(const std::vector<ThreadRecord>& records, const std::vector
   };
   key_line(svg::kInk, 3.5, false, "block edge: one colour per block (blockIdx above and left)");
   if (warps_per_block > 1) {
-    key_line(svg::kInk, 1.6, false,
-             "warp edge: a warp is 32 threads of one block, numbered row by row, x fastest");
+    if (cw >= 6) {
+      key_line(svg::kInk, 1.6, false,
+               "warp edge: a warp is 32 threads of one block, numbered row by row, x fastest");
+    }
     key_box(block_fill(0, 0, 1), svg::kInk,
             "odd warps darker (linear id = thread_y * block_x + thread_x; warp = id / 32)");
   } else {
