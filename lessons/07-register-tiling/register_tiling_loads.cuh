@@ -53,9 +53,10 @@ __device__ __forceinline__ void store_tile(float (&T)[ROWS][COLS],
 }
 
 /// C[row][col] = alpha * acc + beta * C[row][col] if (row, col) is inside C; nothing otherwise.
-/// As in BLAS, C is not read when beta == 0 (it may hold NaN).
-__device__ __forceinline__ void store_c(float* __restrict__ C, int M, int N, int row, int col,
-                                        float alpha, float acc, float beta) {
+/// As in BLAS, C is not read when beta == 0 (it may hold NaN). `__host__ __device__` because the
+/// writes that call it run on the CPU too, for the chapter's pictures.
+__host__ __device__ __forceinline__ void store_c(float* __restrict__ C, int M, int N, int row,
+                                                 int col, float alpha, float acc, float beta) {
   if (row < M && col < N) {
     float* c = C + static_cast<size_t>(row) * N + col;
     *c = (beta == 0.0f) ? alpha * acc : alpha * acc + beta * *c;

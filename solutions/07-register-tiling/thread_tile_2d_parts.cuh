@@ -25,10 +25,12 @@ namespace lesson07 {
 /// \param Bs its BK x BN tile of B: Bs[k][n] is B(k0 + k, col0 + n)
 /// \param tx the thread's column of threads: its columns are tx * TN .. tx * TN + TN - 1
 /// \param ty its row of threads: its rows are ty * TM .. ty * TM + TM - 1
+/// `__host__ __device__`: the kernel runs it on the GPU, the chapter's pictures on the CPU (so
+/// use what both have: plain arithmetic, fmaf).
 template <int BM, int BN, int BK, int TM, int TN>
-__device__ __forceinline__ void thread_tile_2d_multiply(const float (&As)[BM][BK],
-                                                        const float (&Bs)[BK][BN], int tx, int ty,
-                                                        float (&acc)[TM][TN]) {
+__host__ __device__ __forceinline__ void thread_tile_2d_multiply(const float (&As)[BM][BK],
+                                                                 const float (&Bs)[BK][BN], int tx,
+                                                                 int ty, float (&acc)[TM][TN]) {
   // BEGIN EXERCISE: the outer product
   // At step k: column k of the thread's TM rows of As and row k of its TN columns of Bs, into
   // registers, then their outer product into acc. TM + TN shared loads, TM * TN FMAs.
@@ -52,10 +54,13 @@ __device__ __forceinline__ void thread_tile_2d_multiply(const float (&As)[BM][BK
 //! [tile2d_write]
 /// Writes the thread's TM x TN results: `acc[i][j]` is C(row0 + ty * TM + i, col0 + tx * TN + j),
 /// scaled as `alpha * acc + beta * C`; results outside the M x N matrix C are not written.
+/// `__host__ __device__`, like the multiply: the chapter's pictures run it on the CPU.
 template <int TM, int TN>
-__device__ __forceinline__ void thread_tile_2d_write(float* __restrict__ C, int M, int N, int row0,
-                                                     int col0, int tx, int ty, float alpha,
-                                                     const float (&acc)[TM][TN], float beta) {
+__host__ __device__ __forceinline__ void thread_tile_2d_write(float* __restrict__ C, int M, int N,
+                                                              int row0, int col0, int tx, int ty,
+                                                              float alpha,
+                                                              const float (&acc)[TM][TN],
+                                                              float beta) {
   // BEGIN EXERCISE: write the TM x TN results
   // acc[i][j] is C[row0 + ty * TM + i][col0 + tx * TN + j]; store_c skips elements outside C.
 #pragma unroll

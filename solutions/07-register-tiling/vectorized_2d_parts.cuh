@@ -80,10 +80,12 @@ __device__ __forceinline__ void vectorized_2d_store(float (&As)[BK][BM], float (
 /// Adds this step's tiles to the thread's TM x TN sums, every read of a tile a float4:
 /// `acc[4 * g + q][4 * h + p]` += row g * kRowStep + ty * 4 + q of the A tile (a column of As)
 /// times column h * kColStep + tx * 4 + p of Bs, over the BK values of k.
+/// `__host__ __device__`: the kernel runs it on the GPU, the chapter's pictures on the CPU (so
+/// use what both have: plain arithmetic, fmaf, float4 through reinterpret_cast).
 template <int BM, int BN, int BK, int TM, int TN>
-__device__ __forceinline__ void vectorized_2d_multiply(const float (&As)[BK][BM],
-                                                       const float (&Bs)[BK][BN], int tx, int ty,
-                                                       float (&acc)[TM][TN]) {
+__host__ __device__ __forceinline__ void vectorized_2d_multiply(const float (&As)[BK][BM],
+                                                                const float (&Bs)[BK][BN], int tx,
+                                                                int ty, float (&acc)[TM][TN]) {
   constexpr int kRowStep = 4 * (BM / TM), kColStep = 4 * (BN / TN);
   // BEGIN EXERCISE: the outer product from float4 reads
   // Step k: the thread's TM values of A are TM / 4 float4 in row k of As, its TN values of B
@@ -122,11 +124,13 @@ __device__ __forceinline__ void vectorized_2d_multiply(const float (&As)[BK][BM]
 /// Writes the thread's TM x TN results: `acc[4 * g + q][4 * h + p]` is C(row0 + g * kRowStep +
 /// ty * 4 + q, col0 + h * kColStep + tx * 4 + p), scaled as `alpha * acc + beta * C`; results
 /// outside the M x N matrix C are not written. `vec4`: every row of C starts on a 16-byte boundary.
+/// `__host__ __device__`, like the multiply (make_float4 and float4 stores work on both).
 template <int BM, int BN, int TM, int TN>
-__device__ __forceinline__ void vectorized_2d_write(float* __restrict__ C, int M, int N, int row0,
-                                                    int col0, int tx, int ty, float alpha,
-                                                    const float (&acc)[TM][TN], float beta,
-                                                    bool vec4) {
+__host__ __device__ __forceinline__ void vectorized_2d_write(float* __restrict__ C, int M, int N,
+                                                             int row0, int col0, int tx, int ty,
+                                                             float alpha,
+                                                             const float (&acc)[TM][TN], float beta,
+                                                             bool vec4) {
   constexpr int kRowStep = 4 * (BM / TM), kColStep = 4 * (BN / TN);
   // BEGIN EXERCISE: write C, four elements at a time
   // Inside C, with aligned rows, the four values of p are one float4 store (and one float4 load
