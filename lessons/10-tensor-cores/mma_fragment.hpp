@@ -80,4 +80,14 @@ FragmentCoord b_fragment_coord_on_host(int lane, int i);  ///< yours, compiled f
 COURSE_HD inline FragmentCoord c_fragment_coord(int lane, int i);
 FragmentCoord c_fragment_coord_on_host(int lane, int i);  ///< yours, compiled for the CPU
 
+/// Given, built on your mappings: where `lane` points `ldmatrix.x4` for the first A fragment of
+/// warp 0 at the first step of k, as the kernel computes it (a_ldmatrix_offset in
+/// calls-yours/mma_sync_kernel.cuh, on a plain tile): the (row, k) of the first of the 8 values of
+/// the row it gives the address of. Lanes 8q .. 8q + 7 give the rows of the 8 x 8 matrix that
+/// becomes register q. For the pictures of `make lesson-10` and the book.
+FragmentCoord a_ldmatrix_row_on_host(int lane);
+/// Given, built on your mappings: the same for B's first pair of n8 tiles (b_ldmatrix_offset), as
+/// (k, n): B's tile holds a row per n with k along it, so a lane points at 8 values of k of one n.
+FragmentCoord b_ldmatrix_row_on_host(int lane);
+
 }  // namespace lesson10
