@@ -217,14 +217,14 @@ course::svg::Scene outer_product_scene(int thread, int k) {
   if (wrong > 0) {
     s.text(12, cg.bottom() + 40,
            str(wrong) +
-               " of the thread's accumulators do not get exactly the product of row m of "
-               "A and column n of B that the write puts at C(m, n) (in red)",
+               " of the thread's accumulators (red) are not the one product of row m\n"
+               "of A and column n of B that belongs where its write puts it, C(m, n)",
            {13, svg::Anchor::kStart, true, svg::kVermillion});
   }
   const int holes = static_cast<int>(std::count(owner.begin(), owner.end(), -1));
   const int clashes = static_cast<int>(std::count(owner.begin(), owner.end(), -2));
   if (holes + clashes > 0) {
-    s.text(12, cg.bottom() + 58,
+    s.text(12, cg.bottom() + 76,
            str(holes) + " cells of C no thread writes (white), " + str(clashes) +
                " that several threads write (red)",
            {13, svg::Anchor::kStart, true, svg::kVermillion});
