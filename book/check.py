@@ -273,6 +273,30 @@ class Checker:
                         shown += 1
         return len(wanted), shown
 
+    # ---- commands, as a reader copies them ------------------------------------------------------
+    def commands(self, book):
+        """Every `make ...` command a chapter's prose shows in a code span is in its page, as code,
+        character for character (no dash for --, no curly quote), so that a copy of it runs."""
+        n = 0
+        fence = re.compile(r"^\s*(```|~~~)")
+        for c in book["chapters"]:
+            source = (BOOK.parent / c["source"]).read_text().split("\n")
+            shown, in_fence = [], False
+            for line in source:
+                if fence.match(line):
+                    in_fence = not in_fence
+                    continue
+                if not in_fence:
+                    shown += [m for m in re.findall(r"`([^`]+)`", line) if m.startswith("make ")]
+            root = self.tree(c["page"])
+            codes = {n_.all_text() for n_ in root.find_all("code")}
+            for cmd in shown:
+                n += 1
+                if cmd not in codes:
+                    self.fail(f"{c['page']}: the command `{cmd}` of {c['source']} is not on the "
+                              "page as code, character for character")
+        return n
+
     # ---- the network -----------------------------------------------------------------------------
     def offline(self, pages):
         for page in pages:
@@ -467,6 +491,7 @@ def main():
     every_page = sorted(p.relative_to(c.html).as_posix() for p in c.html.rglob("*.html"))
     c.chapters(book, lessons)
     n_figs, n_shown = c.figures(book, pages)
+    n_cmds = c.commands(book)
     c.offline(pages)
     n_math = c.math(pages)
     n_links = c.links(every_page)
@@ -476,7 +501,8 @@ def main():
     n_snip = sum(len(ch["snippets"]) for ch in book["chapters"])
     n_hint = sum(ch["hints"] for ch in book["chapters"])
     summary = (f"{len(lessons)} chapters in course order, {n_snip} snippets, {n_hint} hints, "
-               f"{n_figs} figures ({n_shown} images shown), {n_math} pages with math, "
+               f"{n_figs} figures ({n_shown} images shown), {n_cmds} commands as written, "
+               f"{n_math} pages with math, "
                f"{len(pages)} pages offline, {n_links} links within the book in "
                f"{len(every_page)} HTML files; {n_gpus} GPU(s)"
                + (" side by side" if n_gpus > 1 else "")
