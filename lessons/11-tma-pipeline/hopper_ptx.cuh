@@ -2,9 +2,11 @@
 // given code: the chapter explains each one, and the kernels read as a protocol between them.
 //
 // TMA, mbarrier, stmatrix and the cluster instructions need compute capability 9.0 or newer (the
-// portable rung uses them on sm_90, sm_100 and sm_120 alike). wgmma and setmaxnreg exist only on
-// the sm_90a target: compiled for another one, their wrappers are a trap, which the launchers never
-// reach (they refuse such a GPU for the wgmma rungs before launching).
+// portable rung uses them on sm_90, sm_100 and sm_120 alike). wgmma exists only on the sm_90a
+// target; setmaxnreg on the architecture-specific targets (sm_90a, sm_100a, sm_120a and their
+// kin), which the course builds only for sm_90a. Compiled for another target, their wrappers are a
+// trap, which the launchers never reach (they refuse such a GPU for the wgmma rungs before
+// launching).
 #pragma once
 
 #include <cuda.h>  // CUtensorMap
