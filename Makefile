@@ -154,7 +154,8 @@ profile-% sanitize-% sass-%:
 hint-%:
 	@$(COURSE) hint $* --build $(BUILD) $(if $(RESET),--reset) $(if $(ALL),--all)
 
-# Every exercise stub fails its grader with NOT IMPLEMENTED (CI runs this after `make test`).
+# Every exercise stub fails its grader with NOT IMPLEMENTED (CI runs this after `make test`); an
+# exercise that holds your work is not checked, and it says so.
 check-stubs: configure
 	@$(COURSE) check-stubs $(BUILD_OPTS)
 

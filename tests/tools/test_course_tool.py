@@ -40,7 +40,8 @@ REPO = Path(__file__).resolve().parents[2]
 TOOLS = REPO / "common" / "tools"
 COURSE = TOOLS / "course.py"
 sys.path.insert(0, str(TOOLS))
-from course import datafile, measurements, printed, profiles, records, report, tomlsubset  # noqa: E402
+from course import (datafile, measurements, printed, profiles, records, report, reset,  # noqa: E402
+                    tomlsubset)
 
 try:
     import tomllib
@@ -1904,6 +1905,67 @@ class Stubs(Base):
                       "its grader says 'passed'", out)
 
 
+
+@unittest.skipUnless(HAVE_GIT, "git is not installed")
+class ShippedStubs(Base):
+    """The repository's checks look at the stubs as the course shipped them (git), not at the
+    learner's work in exercises/, and say so in one line."""
+
+    def setUp(self):
+        super().setUp()
+        self.c.git("-c", "init.defaultBranch=main", "init", "-q")
+        self.c.commit_all("the course")
+
+    def test_check_repo_checks_the_shipped_stub_of_an_exercise_that_holds_work(self):
+        self.c.fill("01", SOLVED)
+        ex = self.c.exercise("01")
+        # The learner's work may change the text outside the regions too.
+        ex.write_text(ex.read_text().replace("// Lesson 01", "// My lesson 01"))
+        rc, out, _ = self.c.run("check-repo")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("exercise 01 holds your work: checked the shipped stub instead (commit ", out)
+        self.assertNotIn("exercise 02", out)
+        self.assertEqual(out.splitlines()[-1], "check-repo: 2 lessons, all consistent")
+        self.c.fill("02", HALF)
+        rc, out, _ = self.c.run("check-repo")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("exercises 01-02 hold your work: checked the shipped stubs instead (HEAD)\n",
+                      out)
+
+    def test_the_shipped_stub_is_what_is_checked(self):
+        ex = self.c.exercise("01")
+        self.c.edit(ex, "// TODO: return 42.\n", "")
+        self.c.edit(ex, "// TODO: return 84.\n", "")
+        self.c.commit_all("a stub without its TODOs")
+        self.c.fill("01", SOLVED)
+        rc, out, _ = self.c.run("check-repo")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("exercises/01-alpha/alpha.cpp: fill-in regions without a TODO", out)
+
+    def test_a_change_outside_the_regions_is_the_courses_own_and_checked(self):
+        # No region differs from the stub: a change of the course's text, not yet committed.
+        ex = self.c.exercise("01")
+        ex.write_text(ex.read_text().replace("int alpha_fn()", "long alpha_fn()"))
+        rc, out, _ = self.c.run("check-repo")
+        self.assertEqual(rc, 1)
+        self.assertIn("differ outside the fill-in regions", out)
+        self.assertNotIn("holds your work", out)
+
+    def test_check_stubs_does_not_check_an_exercise_that_holds_work(self):
+        self.c.fill("02", HALF)
+        rc, out, _ = self.c.run("check-stubs", "--no-build")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("lesson 01: stub fails its grader with NOT IMPLEMENTED", out)
+        self.assertIn("lesson 02: stub not checked: exercise 02 holds your work (its grader is "
+                      "built from your copy)", out)
+
+    def test_without_git_the_exercises_are_checked_as_they_are_and_it_says_so(self):
+        shutil.rmtree(self.c.root / ".git")
+        rc, out, _ = self.c.run("check-repo")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("every exercise is checked as it is, your work included: this folder is not "
+                      "a git checkout", out)
+
 class SelfCheck(Base):
     def test_skipped_without_a_gpu(self):
         rc, out, _ = self.c.run("self-check")
@@ -1966,7 +2028,12 @@ class RealBuild(unittest.TestCase):
             self.assertTrue(c.passed and c.part == "cpu", c.name)
             self.assertEqual(sum(1 for t in c.tags if t.startswith("task_")), 1, c.name)
             self.assertIn(lesson.task_of_tags(c.tags), lesson.tasks)
-        # The stub: every test case fails with NOT IMPLEMENTED, marked as such.
+
+    def test_the_real_stubs_grader_says_not_implemented(self):
+        # The learner's grader is built from exercises/: the stub's, unless it holds their work.
+        if reset.shipped_stub(records.find("1")).work:
+            self.skipTest("exercise 01 holds your work: its grader is not the stub's")
+        # Every test case fails with NOT IMPLEMENTED, marked as such.
         p, r = self.real_report("grade01", "[cpu]")
         self.assertNotEqual(p.returncode, 0)
         self.assertTrue(r.cases and all(not c.passed and c.todo for c in r.cases))
