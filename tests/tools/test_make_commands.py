@@ -70,6 +70,12 @@ def as_course(argv):
     return commands.cmd_run(args)
 
 
+def as_cmake(argv):
+    """$(CMAKE) ...: recorded; it fails where FAKE_CMAKE_RC says so."""
+    record({"tool": "cmake", "argv": argv})
+    return int(os.environ.get("FAKE_CMAKE_RC", "0"))
+
+
 def as_python(argv):
     """$(PYTHON) SCRIPT ...: the script the Makefile names exists."""
     record({"tool": "python", "argv": argv})
@@ -127,15 +133,15 @@ class Make:
         self.tmp = tmp
         self.count = 0
 
-    def __call__(self, *words, dry=False):
+    def __call__(self, *words, dry=False, env=None):
         self.count += 1
         log = self.tmp / f"log{self.count}.jsonl"
         log.write_text("")
         me = f"{shlex.quote(sys.executable)} {shlex.quote(str(ME))}"
         cmd = ["make", "-C", str(REPO), "--no-print-directory", *(["-n"] if dry else []), *words,
                f"BUILD={self.build}", f"COURSE={me} --as-course", f"PYTHON={me} --as-python",
-               "SETUP=true"]
-        env = {**os.environ, LOG_ENV: str(log), "NO_COLOR": "1"}
+               f"CMAKE={me} --as-cmake", "SETUP=true"]
+        env = {**os.environ, LOG_ENV: str(log), "NO_COLOR": "1", **(env or {})}
         for var in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "ARGS", "SOLUTION", "PERF"):
             env.pop(var, None)
         p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -304,6 +310,49 @@ class BadInput(WithMake):
         self.assertIn("No rule to make target", out)
 
 
+class Configure(WithMake):
+    """CMAKE_ARGS reconfigure a build folder configured with others, and say so; the same ones
+    again, or none, change nothing."""
+
+    def setUp(self):
+        (self.tmp / self.id()).mkdir()
+        self.make = Make(self.tmp / self.id())
+
+    def cmake_calls(self, seen):
+        return [e["argv"] for e in seen if e["tool"] == "cmake"]
+
+    def test_changed_arguments_reconfigure(self):
+        arch = "CMAKE_ARGS=-DCMAKE_CUDA_ARCHITECTURES=120"
+        rc, out, seen = self.make("configure", arch)
+        self.assertEqual(rc, 0, out)
+        self.assertIn(f"reconfiguring {self.make.build}/ for {arch} (configured before with no "
+                      f"CMAKE_ARGS", out)
+        self.assertEqual(self.cmake_calls(seen), [["-S", ".", "-B", str(self.make.build),
+                                                   "-DCMAKE_CUDA_ARCHITECTURES=120"]])
+        for words in (("configure", arch), ("configure",)):
+            rc, out, seen = self.make(*words)
+            self.assertEqual(rc, 0, out)
+            self.assertEqual(self.cmake_calls(seen), [], out)
+            self.assertIn("is configured (with -DCMAKE_CUDA_ARCHITECTURES=120): nothing to do", out)
+        # A target that configures first: the same, in one line before it goes on.
+        rc, out, seen = self.make("test", "CMAKE_ARGS=-DCOURSE_WERROR=ON")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("reconfiguring", out.splitlines()[0])
+        self.assertEqual(self.cmake_calls(seen)[0][-1], "-DCOURSE_WERROR=ON")
+        self.assertEqual([e["argv"][0] for e in seen if e["tool"] == "course"], ["test"])
+        rc, out, seen = self.make("grade-3", "CMAKE_ARGS=-DCOURSE_WERROR=ON")
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(self.cmake_calls(seen), [], out)
+
+    def test_a_failed_reconfigure_fails_and_is_tried_again(self):
+        arch = "CMAKE_ARGS=-DCMAKE_CUDA_ARCHITECTURES=86"
+        rc, out, seen = self.make("configure", arch, env={"FAKE_CMAKE_RC": "1"})
+        self.assertNotEqual(rc, 0, out)
+        rc, out, seen = self.make("configure", arch)
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(len(self.cmake_calls(seen)), 1, out)
+
+
 class RealProgram(unittest.TestCase):
     """The README's own example on the real lesson 02 program, when the build has it."""
 
@@ -334,6 +383,8 @@ class RealProgram(unittest.TestCase):
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--as-course":
         sys.exit(as_course(sys.argv[2:]))
+    if len(sys.argv) > 1 and sys.argv[1] == "--as-cmake":
+        sys.exit(as_cmake(sys.argv[2:]))
     if len(sys.argv) > 1 and sys.argv[1] == "--as-python":
         sys.exit(as_python(sys.argv[2:]))
     unittest.main()
