@@ -133,6 +133,9 @@ lesson-%:
 grade: configure
 	@$(COURSE) grade $(BUILD_OPTS) $(if $(SOLUTION),--solution) $(if $(PERF),--perf)
 
+# A grade that is not a pass exits 1 (for scripts and CI). GNU make follows a failing recipe with its
+# own "make: *** [...] Error 1" line, and has no way to keep the exit status without it ("-" and
+# .IGNORE print "(ignored)" and exit 0): the course's verdict is the line above it.
 grade-%:
 	@$(LESSON_READY); \
 	exec $(COURSE) grade '$*' $(BUILD_OPTS) $(if $(SOLUTION),--solution) $(if $(PERF),--perf)

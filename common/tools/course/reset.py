@@ -144,8 +144,9 @@ def cmd_reset(args):
         except (EOFError, KeyboardInterrupt):
             answer = ""
         if answer.strip().lower() not in ("y", "yes"):
-            print("Nothing changed.")
-            return 1
+            # The learner's own choice, an expected outcome: exit 0, so that make adds no error.
+            print(f"Nothing changed: exercises/{lesson.dir}/ keeps your work.")
+            return 0
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     backup = BACKUPS / f"{lesson.dir}-{stamp}"
     have = working_files(folder)
