@@ -23,7 +23,7 @@ endif
 
 .DEFAULT_GOAL := help
 .PHONY: help setup configure build test grade check-stubs check-repo self-check gpu-check list clean \
-        book readme bench watch next
+        book readme bench watch next lesson hint reset profile sanitize sass
 
 help:
 	@echo "The CUDA course: from 'what is on my GPU' to a Hopper TMA + wgmma GEMM."
@@ -181,6 +181,16 @@ profile-% sanitize-% sass-%:
 
 hint-%:
 	@$(COURSE) hint $* --build $(BUILD) $(if $(RESET),--reset) $(if $(ALL),--all)
+
+# The lesson targets without their number: the usage line and exit 2, as for a wrong number.
+USAGE_lesson   = lesson-N [SOLUTION=1] [ARGS='...']
+USAGE_hint     = hint-N [ALL=1] [RESET=1]
+USAGE_reset    = reset-N [FORCE=1]
+USAGE_profile  = profile-N [MINE=1] [SIZE=4096] [HEADLINE=1] [RECORD=1]
+USAGE_sanitize = sanitize-N [MINE=1]
+USAGE_sass     = sass-N [MINE=1]
+lesson hint reset profile sanitize sass:
+	@echo "usage: make $(USAGE_$@), N a lesson's number (make list names them)" >&2; exit 2
 
 # Every exercise stub fails its grader with NOT IMPLEMENTED (CI runs this after `make test`); an
 # exercise that holds your work is not checked, and it says so.

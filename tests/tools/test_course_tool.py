@@ -1069,6 +1069,33 @@ class ManifestAndRepo(Base):
         rc, out, _ = self.c.run("check-repo")
         self.assertEqual(rc, 1)
         self.assertIn("differ outside the fill-in regions", out)
+        self.assertIn("at the 2nd line outside them", out)
+
+    def test_ordinals(self):
+        from course.util import ordinal
+        self.assertEqual([ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 71, 93, 111, 112)],
+                         ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "71st", "93rd",
+                          "111th", "112th"])
+
+    def test_the_progress_table_fits_100_columns_with_the_real_titles(self):
+        from course.screens import fit_table, table_width
+        heads = ["lesson", "title", "status", "tasks", "GPU part", "passed on", "% of cuBLAS"]
+        tasks = max(len(l.tasks) for l in records.lessons())
+        rows = [[l.num, l.title, "written; GPU part not run", f"{tasks} of {tasks}", "not started",
+                 "2026-11-27 22:19", "100.0%"] for l in records.lessons()]
+        hs, rs = fit_table(heads, rows)
+        self.assertLessEqual(table_width(hs, rs), 100, (hs, rs))
+        self.assertIn("title", hs)
+        self.assertIn("Tiling", [r[1] for r in rs])  # the titles up to their colon
+        # PERF=1: two more columns.
+        hs, rs = fit_table(heads + ["target", "performance"],
+                           [r + ["100%", "not measured"] for r in rows])
+        self.assertLessEqual(table_width(hs, rs), 100, (hs, rs))
+        self.assertIn("performance", hs)
+        # What fits is left whole.
+        row = ["01", "Alpha: the first lesson", "passed", "2 of 2", "passed", "2026-11-27 22:19",
+               "-"]
+        self.assertEqual(fit_table(heads, [row]), (heads, [row]))
 
     def test_check_repo_wants_each_stub_message_to_name_its_file(self):
         ex = self.c.exercise("01")
@@ -1110,6 +1137,7 @@ class Grading(Base):
         rc, out, err = self.c.run("grade")
         self.assertEqual(rc, 0, out + err)
         self.assertIn("Progress (your exercises)", out)
+        self.assertLessEqual(max(len(l) for l in out.splitlines()), 100, out)
         self.assertIn("not started", out)
         self.assertIn("0 of 2 lessons passed", out)
         self.assertIn("current lesson: 01", out)
@@ -1539,13 +1567,21 @@ fi
 echo "gmake[1]: Leaving directory '/x/build'"
 echo "[100%] Built target x"
 """
-# A fake ctest: the list (-N), or a run that prints what CTest prints after its summary line.
+# A fake ctest: the list (-N), or a run that prints what CTest prints after its summary line, and
+# its log as CTest writes it (a section a test; a skipped test is "Test Passed." there too). Two
+# tests skip, each saying why in its own words; a test that passes may print "SKIPPED:" too.
 SUITE_CTEST = r"""#!/bin/sh
-if [ "$1" = "-N" ]; then echo "Total Tests: 3"; exit 0; fi
+if [ "$1" = "-N" ]; then echo "Total Tests: 4"; exit 0; fi
 mkdir -p Testing/Temporary
-printf 'SKIPPED: no CUDA device\nSKIPPED: no CUDA device\n' > Testing/Temporary/LastTest.log
-echo "1/3 Test #1: common.cpu ....   Passed    0.10 sec"
-echo "2/3 Test #2: common.gpu ....***Skipped   0.01 sec"
+for t in "1 common.cpu SKIPPED:_a_case_it_does_not_run" "2 common.gpu SKIPPED:_no_CUDA_device" \
+         "3 planted.11 skipped:_no_GPU_here" "4 course.repo check-repo"; do
+  set -- $t
+  printf -- '----\n%s/4 Testing: %s\n%s/4 Test: %s\nOutput:\n----\n%s\nSKIPPED: no CUDA device\n<end of output>\nTest Passed.\n' \
+    "$1" "$2" "$1" "$2" "$(echo "$3" | tr _ ' ')"
+done > Testing/Temporary/LastTest.log
+echo "1/4 Test #1: common.cpu ....   Passed    0.10 sec"
+echo "2/4 Test #2: common.gpu ....***Skipped   0.01 sec"
+echo "3/4 Test #3: planted.11 ....***Skipped   0.01 sec"
 if [ -n "$FAKE_TEST_FAILS" ]; then
   echo "3/3 Test #3: course.repo ...***Failed    0.20 sec"
   echo "67% tests passed, 1 tests failed out of 3"
@@ -1563,6 +1599,7 @@ echo "Total Test time (real) =   0.31 sec"
 echo ""
 echo "The following tests did not run:"
 echo "	  2 - common.gpu (Skipped)"
+echo "	  3 - planted.11 (Skipped)"
 """
 
 
@@ -1583,12 +1620,14 @@ class Suite(Base):
         self.assertEqual(rc, 0, out)
         lines = out.splitlines()
         self.assertEqual(lines[0], "the course's own suite: builds 4 files (about 10 seconds on 2 "
-                         "cores), then runs 3 tests; without a GPU the GPU tests are skipped, with "
+                         "cores), then runs 4 tests; without a GPU the GPU tests are skipped, with "
                          "the reason.")
         self.assertNotIn("directory", out)
         self.assertIn("[ 50%] Building CUDA object", out)
         self.assertIn('warning: variable "y"', out)
-        self.assertEqual(lines[-3], "skipped 2 test(s): no CUDA device")
+        # The tests CTest says it skipped, each once, with the reason it gave in its own words.
+        self.assertEqual(lines[-4:-2], ["skipped 1 test(s): no CUDA device",
+                                        "skipped 1 test(s): no GPU here"])
         self.assertEqual(lines[-2], "100% tests passed, 0 tests failed out of 3")
         self.assertTrue(lines[-1].startswith("The course's own suite passed. Next: make next"))
         self.assertLess(out.index("Total Test time"), out.index("100% tests passed"))

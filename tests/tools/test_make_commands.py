@@ -277,6 +277,11 @@ class BadInput(WithMake):
         (("sass-0",), "no lesson '0'"),
         (("lesson-2", 'ARGS=--label "unbalanced'), "ARGS cannot be read"),
         (("lesson-2", "ARGS='--x"), "ARGS cannot be read"),
+        # No number: the usage line, not make's "No rule to make target".
+        (("lesson",), "usage: make lesson-N [SOLUTION=1] [ARGS='...'], N a lesson's number"),
+        (("hint",), "usage: make hint-N [ALL=1] [RESET=1], N a lesson's number"),
+        (("reset",), "usage: make reset-N [FORCE=1]"),
+        (("sass",), "usage: make sass-N [MINE=1]"),
     ]
 
     def test_a_clear_message_and_exit_2(self):

@@ -13,7 +13,7 @@ from .regions import regions_of, split_regions
 from .report import ReportError, read_report
 from .reset import exercise_untouched, shipped_stub
 from .screens import SNIPPET
-from .util import ROOT, SKIP_CODE, run
+from .util import ROOT, SKIP_CODE, ordinal, run
 
 KNOWN_SANITIZERS = ("memcheck", "racecheck", "synccheck", "initcheck")
 _LITERAL = r'"(?:[^"\\\n]|\\.)*"'
@@ -195,7 +195,7 @@ def check_lesson(lesson, ex=None):
             else:
                 n = min(len(ex_out), len(sol_out))
             problems.append(f"{name} (lesson {lesson.num}): exercise and solution differ outside "
-                            f"the fill-in regions, at the {n + 1}th line outside them:\n"
+                            f"the fill-in regions, at the {ordinal(n + 1)} line outside them:\n"
                             f"    exercise: {ex_out[n] if n < len(ex_out) else '<end>'}\n"
                             f"    solution: {sol_out[n] if n < len(sol_out) else '<end>'}")
         if "TODO" not in (ex / name).read_text() and ex_names:
