@@ -82,7 +82,7 @@ SAY_CONFIGURED = echo "$(BUILD)/ is configured (with $(WAS_CONFIGURED)): nothing
 configure:
 	@if [ ! -f $(BUILD)/CMakeCache.txt ]; then \
 	  $(SETUP) || exit 1; \
-	  echo "$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $$(command -v ninja >/dev/null && echo -G Ninja) $(CMAKE_ARGS)"; \
+	  printf '%s %s\n' "$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release$$(command -v ninja >/dev/null && echo ' -G Ninja')" $(CMAKE_ARGS_Q); \
 	  $(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $$(command -v ninja >/dev/null && echo -G Ninja) $(CMAKE_ARGS) || exit 1; \
 	elif $(ARGS_CHANGED); then \
 	  $(SAY_RECONFIGURE); \

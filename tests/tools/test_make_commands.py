@@ -349,6 +349,21 @@ class Configure(WithMake):
         self.assertEqual(rc, 0, out)
         self.assertEqual(self.cmake_calls(seen), [], out)
 
+    def test_a_list_of_architectures_reaches_cmake_as_one_argument(self):
+        # As gpu-check's multi-architecture build gives it, first time and again.
+        archs = '"-DCMAKE_CUDA_ARCHITECTURES=75;80;86;89;90a;120" -DCOURSE_WERROR=ON'
+        (self.make.build / "CMakeCache.txt").unlink()
+        for first in (True, False):
+            rc, out, seen = self.make("configure", f"CMAKE_ARGS={archs}")
+            self.assertEqual(rc, 0, out)
+            self.assertEqual(self.cmake_calls(seen)[0][-2:],
+                             ["-DCMAKE_CUDA_ARCHITECTURES=75;80;86;89;90a;120",
+                              "-DCOURSE_WERROR=ON"], out)
+            if first:
+                self.assertIn(archs, out)  # the command, as run
+                (self.make.build / "CMakeCache.txt").write_text("")
+                (self.make.build / "course-cmake-args").write_text("")
+
     def test_a_failed_reconfigure_fails_and_is_tried_again(self):
         arch = "CMAKE_ARGS=-DCMAKE_CUDA_ARCHITECTURES=86"
         rc, out, seen = self.make("configure", arch, env={"FAKE_CMAKE_RC": "1"})
