@@ -202,8 +202,11 @@ check-repo:
 
 # On a GPU: every reference solution passes its grader and every untouched stub fails it with
 # NOT IMPLEMENTED (also a CTest test, course.selfcheck, skipped without a GPU).
-self-check: configure
-	@$(COURSE) self-check $(BUILD_OPTS); rc=$$?; [ $$rc -eq 77 ] && rc=0; exit $$rc
+# Without a GPU it says so at once and exits 0, before it configures or builds anything.
+self-check:
+	@$(COURSE) self-check --probe; rc=$$?; [ $$rc -eq 77 ] && exit 0; [ $$rc -eq 0 ] || exit $$rc; \
+	$(CONFIGURE_QUIETLY) || exit 1; \
+	$(COURSE) self-check $(BUILD_OPTS); rc=$$?; [ $$rc -eq 77 ] && rc=0; exit $$rc
 
 # The book: the chapters, the code they pull by \snippet, the harness API, the charts of book/data/
 # and the figures the lessons' own functions draw (their programs are built first), as offline HTML

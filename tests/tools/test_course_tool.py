@@ -2007,7 +2007,30 @@ class ShippedStubs(Base):
         self.assertIn("every exercise is checked as it is, your work included: this folder is not "
                       "a git checkout", out)
 
+# A fake nvidia-smi that lists a GPU: self-check then asks the graders whether they can use it.
+NVIDIA_SMI = "#!/bin/sh\necho 'GPU 0: Fake GPU (UUID: GPU-0)'\n"
+
+
 class SelfCheck(Base):
+    def setUp(self):
+        super().setUp()
+        write(self.c.root / "fakebin" / "nvidia-smi", NVIDIA_SMI, 0o755)
+
+    def test_without_a_driver_it_says_so_before_building(self):
+        write(self.c.root / "fakebin" / "nvidia-smi",
+              "#!/bin/sh\necho 'NVIDIA-SMI has failed: no driver'\nexit 9\n", 0o755)
+        rc, out, _ = self.c.run("self-check")
+        self.assertEqual(rc, 77)
+        self.assertEqual(out.splitlines(), [
+            "SKIPPED: this needs a CUDA GPU: nvidia-smi says: NVIDIA-SMI has failed: no driver; "
+            "nothing was built"])
+        self.assertFalse((self.c.root / "build" / "cmake-calls.log").exists())
+        rc, out, _ = self.c.run("self-check", "--probe")
+        self.assertEqual(rc, 77)
+        write(self.c.root / "fakebin" / "nvidia-smi", NVIDIA_SMI, 0o755)
+        rc, out, _ = self.c.run("self-check", "--probe")
+        self.assertEqual((rc, out), (0, ""))
+
     def test_skipped_without_a_gpu(self):
         rc, out, _ = self.c.run("self-check")
         self.assertEqual(rc, 77)

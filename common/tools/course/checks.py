@@ -13,7 +13,7 @@ from .regions import regions_of, split_regions
 from .report import ReportError, read_report
 from .reset import exercise_untouched, shipped_stub
 from .screens import SNIPPET
-from .util import ROOT, SKIP_CODE, ordinal, run
+from .util import ROOT, SKIP_CODE, ordinal, probe_gpu, run
 
 KNOWN_SANITIZERS = ("memcheck", "racecheck", "synccheck", "initcheck")
 _LITERAL = r'"(?:[^"\\\n]|\\.)*"'
@@ -334,8 +334,17 @@ def gpu_unusable(build, lesson):
 
 def cmd_self_check(args):
     """On a GPU: every solution passes its grader; every untouched stub fails it with NOT
-    IMPLEMENTED, not a crash. Exit 77 (skipped) without a usable GPU."""
+    IMPLEMENTED, not a crash. Exit 77 (skipped) without a usable GPU. --probe: only whether a GPU
+    answers (exit 0, silent) or not (exit 77, said), what make self-check asks before it configures."""
     build = Path(args.build)
+    if args.probe or not args.no_build:
+        # Said at once, before a build of minutes that nothing could use.
+        reason = probe_gpu()
+        if reason:
+            print(f"SKIPPED: {reason}; nothing was built")
+            return SKIP_CODE
+        if args.probe:
+            return 0
     if not args.no_build and not build_targets(build, [], args.jobs, "the course"):
         return 1
     order = records.lessons()
