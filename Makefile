@@ -6,8 +6,10 @@ JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 PYTHON   ?= python3
 COURSE   := $(PYTHON) common/tools/course.py
 SETUP    := common/tools/setup.sh
+CMAKE    ?= cmake
 # Extra CMake options, e.g. CMAKE_ARGS=-DCMAKE_CUDA_ARCHITECTURES=86, or -DCOURSE_WERROR=ON (warnings
-# are errors, as in CI); they apply when the build folder is configured, the first time.
+# are errors, as in CI). The build folder remembers those it was configured with; other ones
+# reconfigure it (what was set before stays in CMake's cache: `make clean` starts afresh).
 CMAKE_ARGS ?=
 # SOLUTION=1 runs or grades the reference solution instead of your exercise.
 SOLUTION ?=
@@ -21,7 +23,7 @@ endif
 
 .DEFAULT_GOAL := help
 .PHONY: help setup configure build test grade check-stubs check-repo self-check gpu-check list clean \
-        book readme bench watch next
+        book readme bench watch next lesson hint reset profile sanitize sass
 
 help:
 	@echo "The CUDA course: from 'what is on my GPU' to a Hopper TMA + wgmma GEMM."
@@ -41,6 +43,8 @@ help:
 	@echo "  make book                                the book, offline HTML: book/html/index.html (no GPU needed)"
 	@echo "  make readme                              README.md's measured figures, rewritten from book/data/"
 	@echo "  make setup                               install the missing system packages"
+	@echo "  make configure [CMAKE_ARGS='...']        configure $(BUILD)/ (again when CMAKE_ARGS change), e.g. for"
+	@echo "                                           another GPU: CMAKE_ARGS=-DCMAKE_CUDA_ARCHITECTURES=120"
 	@echo "  make list                                the lessons"
 	@echo "  make bench [MINE=1] [SIZES=1024,2048]    every kernel of every lesson against cuBLAS -> book/data/, README.md"
 	@echo "       [REGIMES=burst,sustained]           (interleaved; burst for every kernel, sustained for the headlines),"
@@ -62,28 +66,49 @@ setup:
 
 # Configure once; CMake re-runs itself when CMakeLists.txt, the manifest or a lesson's record change.
 # With Ninja where setup could install it: a save's build then finds what changed in about 0.1 s,
-# where CMake's Makefiles take about a second.
-$(BUILD)/CMakeCache.txt:
-	@$(SETUP)
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $$(command -v ninja >/dev/null && echo -G Ninja) $(CMAKE_ARGS)
+# where CMake's Makefiles take about a second. CMAKE_ARGS given again, changed, reconfigure: CMake's
+# own re-runs do not see them, so the build folder keeps those it was configured with in ARGS_STAMP.
+ARGS_STAMP  = $(BUILD)/course-cmake-args
+CMAKE_ARGS_Q = '$(subst ','\'',$(strip $(CMAKE_ARGS)))'
+# True when CMAKE_ARGS are given and are not those the build folder was configured with.
+ARGS_CHANGED = { [ -n $(CMAKE_ARGS_Q) ] && [ "$$(cat $(ARGS_STAMP) 2>/dev/null)" != $(CMAKE_ARGS_Q) ]; }
+NEEDS_CONFIGURE = { [ ! -f $(BUILD)/CMakeCache.txt ] || $(ARGS_CHANGED); }
+WAS_CONFIGURED = $$(a="$$(cat $(ARGS_STAMP) 2>/dev/null)"; echo "$${a:-no CMAKE_ARGS}")
+SAY_RECONFIGURE = printf 'reconfiguring %s for CMAKE_ARGS=%s (configured before with %s; what was set \
+  then stays unless set again: make clean starts afresh)\n' '$(BUILD)/' $(CMAKE_ARGS_Q) "$(WAS_CONFIGURED)"
+SAY_CONFIGURED = echo "$(BUILD)/ is configured (with $(WAS_CONFIGURED)): nothing to do. Other \
+  CMAKE_ARGS reconfigure it; make clean starts afresh."
 
-configure: $(BUILD)/CMakeCache.txt
+configure:
+	@if [ ! -f $(BUILD)/CMakeCache.txt ]; then \
+	  $(SETUP) || exit 1; \
+	  printf '%s %s\n' "$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release$$(command -v ninja >/dev/null && echo ' -G Ninja')" $(CMAKE_ARGS_Q); \
+	  $(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $$(command -v ninja >/dev/null && echo -G Ninja) $(CMAKE_ARGS) || exit 1; \
+	elif $(ARGS_CHANGED); then \
+	  $(SAY_RECONFIGURE); \
+	  $(CMAKE) -S . -B $(BUILD) $(CMAKE_ARGS) || exit 1; \
+	else \
+	  $(if $(filter configure,$(MAKECMDGOALS)),$(SAY_CONFIGURED);) exit 0; \
+	fi; \
+	printf '%s\n' $(CMAKE_ARGS_Q) > $(ARGS_STAMP)
 
 # Configure when needed, in one line of output (setup's and CMake's own lines are not shown; their
 # errors are): what `make test` runs first, and LESSON_READY below.
-CONFIGURE_QUIETLY = { [ -f $(BUILD)/CMakeCache.txt ] || \
+CONFIGURE_QUIETLY = { if [ ! -f $(BUILD)/CMakeCache.txt ]; then \
   echo "configuring the build in $(BUILD)/ (first time only: setup, then CMake) ..."; \
+  elif $(ARGS_CHANGED); then \
+  printf 'reconfiguring %s for CMAKE_ARGS=%s (CMake) ...\n' '$(BUILD)/' $(CMAKE_ARGS_Q); fi; \
   $(MAKE) --no-print-directory configure >/dev/null; }
 
 # What lesson-N, grade-N, watch-N and the measuring targets run first, before a first configure
 # only: the lesson's name checked (a wrong one prints the list and exits 2, configuring nothing),
 # then the configure. Once configured, course.py checks the name itself, and a save's grade starts
 # no extra Python.
-LESSON_READY = [ -f $(BUILD)/CMakeCache.txt ] || { $(COURSE) resolve '$*' >/dev/null || exit 2; \
+LESSON_READY = ! $(NEEDS_CONFIGURE) || { $(COURSE) resolve '$*' >/dev/null || exit 2; \
   $(CONFIGURE_QUIETLY) || exit 1; }
 
 build: configure
-	cmake --build $(BUILD) -j $(JOBS)
+	$(CMAKE) --build $(BUILD) -j $(JOBS)
 
 # The repository's own suite: builds everything (so every exercise stub must compile), then runs
 # the CPU tests and the reference solutions' tests (GPU ones are skipped without a GPU). It says
@@ -108,6 +133,9 @@ lesson-%:
 grade: configure
 	@$(COURSE) grade $(BUILD_OPTS) $(if $(SOLUTION),--solution) $(if $(PERF),--perf)
 
+# A grade that is not a pass exits 1 (for scripts and CI). GNU make follows a failing recipe with its
+# own "make: *** [...] Error 1" line, and has no way to keep the exit status without it ("-" and
+# .IGNORE print "(ignored)" and exit 0): the course's verdict is the line above it.
 grade-%:
 	@$(LESSON_READY); \
 	exec $(COURSE) grade '$*' $(BUILD_OPTS) $(if $(SOLUTION),--solution) $(if $(PERF),--perf)
@@ -154,7 +182,18 @@ profile-% sanitize-% sass-%:
 hint-%:
 	@$(COURSE) hint $* --build $(BUILD) $(if $(RESET),--reset) $(if $(ALL),--all)
 
-# Every exercise stub fails its grader with NOT IMPLEMENTED (CI runs this after `make test`).
+# The lesson targets without their number: the usage line and exit 2, as for a wrong number.
+USAGE_lesson   = lesson-N [SOLUTION=1] [ARGS='...']
+USAGE_hint     = hint-N [ALL=1] [RESET=1]
+USAGE_reset    = reset-N [FORCE=1]
+USAGE_profile  = profile-N [MINE=1] [SIZE=4096] [HEADLINE=1] [RECORD=1]
+USAGE_sanitize = sanitize-N [MINE=1]
+USAGE_sass     = sass-N [MINE=1]
+lesson hint reset profile sanitize sass:
+	@echo "usage: make $(USAGE_$@), N a lesson's number (make list names them)" >&2; exit 2
+
+# Every exercise stub fails its grader with NOT IMPLEMENTED (CI runs this after `make test`); an
+# exercise that holds your work is not checked, and it says so.
 check-stubs: configure
 	@$(COURSE) check-stubs $(BUILD_OPTS)
 
@@ -163,8 +202,11 @@ check-repo:
 
 # On a GPU: every reference solution passes its grader and every untouched stub fails it with
 # NOT IMPLEMENTED (also a CTest test, course.selfcheck, skipped without a GPU).
-self-check: configure
-	@$(COURSE) self-check $(BUILD_OPTS); rc=$$?; [ $$rc -eq 77 ] && rc=0; exit $$rc
+# Without a GPU it says so at once and exits 0, before it configures or builds anything.
+self-check:
+	@$(COURSE) self-check --probe; rc=$$?; [ $$rc -eq 77 ] && exit 0; [ $$rc -eq 0 ] || exit $$rc; \
+	$(CONFIGURE_QUIETLY) || exit 1; \
+	$(COURSE) self-check $(BUILD_OPTS); rc=$$?; [ $$rc -eq 77 ] && rc=0; exit $$rc
 
 # The book: the chapters, the code they pull by \snippet, the harness API, the charts of book/data/
 # and the figures the lessons' own functions draw (their programs are built first), as offline HTML

@@ -29,6 +29,7 @@ step() {  # step NAME LOGFILE COMMAND...: run, log, remember the result
   local name=$1 log=$2
   shift 2
   local t0=$SECONDS
+  echo "gpu-check: $name ..."  # each step is minutes of silence otherwise: its output goes to the log
   "$@" >"$logs/$log" 2>&1
   local rc=$?
   [ $rc -eq 0 ] || failed=1
@@ -36,8 +37,16 @@ step() {  # step NAME LOGFILE COMMAND...: run, log, remember the result
   return $rc
 }
 
-nvidia-smi --query-gpu=name,compute_cap,driver_version,clocks.max.sm,memory.total --format=csv >"$logs/gpu.txt" 2>&1
+nvidia-smi --query-gpu=name,compute_cap,driver_version,clocks.max.sm,memory.total --format=csv >"$logs/gpu.txt" 2>&1 ||
+  echo "gpu-check: no GPU answers here ($(head -1 "$logs/gpu.txt")): its GPU tests will be skipped"
 m="make --no-print-directory BUILD=$build JOBS=$(nproc)"
+# What it builds, before the first build.
+multi_note=
+[ "${MULTIARCH:-1}" != 0 ] &&
+  multi_note=", then again in ${GPU_CHECK_MULTI_BUILD:-$root/build-multi}/ for every architecture"
+echo "gpu-check: builds the whole course in $build/ for the GPU present (the first time: many" \
+  "minutes on $(nproc) cores)$multi_note; runs its tests, graders, sanitizers and lesson programs;" \
+  "logs in $out/, a table last."
 step "configure (native arch)" configure.log $m configure
 step "build" build.log $m build || { printf '%s\n' "${rows[@]}"; tail -30 "$logs/build.log"; exit 1; }
 [ "${TESTS:-1}" != 0 ] && step "make test (CPU + GPU tests)" ctest.log $m test

@@ -40,7 +40,8 @@ REPO = Path(__file__).resolve().parents[2]
 TOOLS = REPO / "common" / "tools"
 COURSE = TOOLS / "course.py"
 sys.path.insert(0, str(TOOLS))
-from course import datafile, measurements, printed, profiles, records, report, tomlsubset  # noqa: E402
+from course import (datafile, measurements, printed, profiles, records, report, reset,  # noqa: E402
+                    tomlsubset)
 
 try:
     import tomllib
@@ -1068,6 +1069,33 @@ class ManifestAndRepo(Base):
         rc, out, _ = self.c.run("check-repo")
         self.assertEqual(rc, 1)
         self.assertIn("differ outside the fill-in regions", out)
+        self.assertIn("at the 2nd line outside them", out)
+
+    def test_ordinals(self):
+        from course.util import ordinal
+        self.assertEqual([ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 71, 93, 111, 112)],
+                         ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "71st", "93rd",
+                          "111th", "112th"])
+
+    def test_the_progress_table_fits_100_columns_with_the_real_titles(self):
+        from course.screens import fit_table, table_width
+        heads = ["lesson", "title", "status", "tasks", "GPU part", "passed on", "% of cuBLAS"]
+        tasks = max(len(l.tasks) for l in records.lessons())
+        rows = [[l.num, l.title, "written; GPU part not run", f"{tasks} of {tasks}", "not started",
+                 "2026-11-27 22:19", "100.0%"] for l in records.lessons()]
+        hs, rs = fit_table(heads, rows)
+        self.assertLessEqual(table_width(hs, rs), 100, (hs, rs))
+        self.assertIn("title", hs)
+        self.assertIn("Tiling", [r[1] for r in rs])  # the titles up to their colon
+        # PERF=1: two more columns.
+        hs, rs = fit_table(heads + ["target", "performance"],
+                           [r + ["100%", "not measured"] for r in rows])
+        self.assertLessEqual(table_width(hs, rs), 100, (hs, rs))
+        self.assertIn("performance", hs)
+        # What fits is left whole.
+        row = ["01", "Alpha: the first lesson", "passed", "2 of 2", "passed", "2026-11-27 22:19",
+               "-"]
+        self.assertEqual(fit_table(heads, [row]), (heads, [row]))
 
     def test_check_repo_wants_each_stub_message_to_name_its_file(self):
         ex = self.c.exercise("01")
@@ -1109,6 +1137,7 @@ class Grading(Base):
         rc, out, err = self.c.run("grade")
         self.assertEqual(rc, 0, out + err)
         self.assertIn("Progress (your exercises)", out)
+        self.assertLessEqual(max(len(l) for l in out.splitlines()), 100, out)
         self.assertIn("not started", out)
         self.assertIn("0 of 2 lessons passed", out)
         self.assertIn("current lesson: 01", out)
@@ -1538,13 +1567,21 @@ fi
 echo "gmake[1]: Leaving directory '/x/build'"
 echo "[100%] Built target x"
 """
-# A fake ctest: the list (-N), or a run that prints what CTest prints after its summary line.
+# A fake ctest: the list (-N), or a run that prints what CTest prints after its summary line, and
+# its log as CTest writes it (a section a test; a skipped test is "Test Passed." there too). Two
+# tests skip, each saying why in its own words; a test that passes may print "SKIPPED:" too.
 SUITE_CTEST = r"""#!/bin/sh
-if [ "$1" = "-N" ]; then echo "Total Tests: 3"; exit 0; fi
+if [ "$1" = "-N" ]; then echo "Total Tests: 4"; exit 0; fi
 mkdir -p Testing/Temporary
-printf 'SKIPPED: no CUDA device\nSKIPPED: no CUDA device\n' > Testing/Temporary/LastTest.log
-echo "1/3 Test #1: common.cpu ....   Passed    0.10 sec"
-echo "2/3 Test #2: common.gpu ....***Skipped   0.01 sec"
+for t in "1 common.cpu SKIPPED:_a_case_it_does_not_run" "2 common.gpu SKIPPED:_no_CUDA_device" \
+         "3 planted.11 skipped:_no_GPU_here" "4 course.repo check-repo"; do
+  set -- $t
+  printf -- '----\n%s/4 Testing: %s\n%s/4 Test: %s\nOutput:\n----\n%s\nSKIPPED: no CUDA device\n<end of output>\nTest Passed.\n' \
+    "$1" "$2" "$1" "$2" "$(echo "$3" | tr _ ' ')"
+done > Testing/Temporary/LastTest.log
+echo "1/4 Test #1: common.cpu ....   Passed    0.10 sec"
+echo "2/4 Test #2: common.gpu ....***Skipped   0.01 sec"
+echo "3/4 Test #3: planted.11 ....***Skipped   0.01 sec"
 if [ -n "$FAKE_TEST_FAILS" ]; then
   echo "3/3 Test #3: course.repo ...***Failed    0.20 sec"
   echo "67% tests passed, 1 tests failed out of 3"
@@ -1562,6 +1599,7 @@ echo "Total Test time (real) =   0.31 sec"
 echo ""
 echo "The following tests did not run:"
 echo "	  2 - common.gpu (Skipped)"
+echo "	  3 - planted.11 (Skipped)"
 """
 
 
@@ -1582,12 +1620,14 @@ class Suite(Base):
         self.assertEqual(rc, 0, out)
         lines = out.splitlines()
         self.assertEqual(lines[0], "the course's own suite: builds 4 files (about 10 seconds on 2 "
-                         "cores), then runs 3 tests; without a GPU the GPU tests are skipped, with "
+                         "cores), then runs 4 tests; without a GPU the GPU tests are skipped, with "
                          "the reason.")
         self.assertNotIn("directory", out)
         self.assertIn("[ 50%] Building CUDA object", out)
         self.assertIn('warning: variable "y"', out)
-        self.assertEqual(lines[-3], "skipped 2 test(s): no CUDA device")
+        # The tests CTest says it skipped, each once, with the reason it gave in its own words.
+        self.assertEqual(lines[-4:-2], ["skipped 1 test(s): no CUDA device",
+                                        "skipped 1 test(s): no GPU here"])
         self.assertEqual(lines[-2], "100% tests passed, 0 tests failed out of 3")
         self.assertTrue(lines[-1].startswith("The course's own suite passed. Next: make next"))
         self.assertLess(out.index("Total Test time"), out.index("100% tests passed"))
@@ -1844,8 +1884,10 @@ class Reset(Base):
             _, status = os.waitpid(pid, 0)
             self.assertIn(b"Discard them?", out)
             self.assertEqual(self.c.exercise("01").read_text() == self.stub, restored, out)
-            self.assertEqual(os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1,
-                             0 if restored else 1)
+            # Declining is the learner's choice, not a failure: exit 0 (make adds no "Error 1").
+            self.assertEqual(os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1, 0)
+            if not restored:
+                self.assertIn(b"Nothing changed: exercises/01-alpha/ keeps your work.", out)
 
     def test_extra_source_files_go_too(self):
         extra = self.c.exercise("01").with_name("mine.cpp")
@@ -1904,7 +1946,91 @@ class Stubs(Base):
                       "its grader says 'passed'", out)
 
 
+
+@unittest.skipUnless(HAVE_GIT, "git is not installed")
+class ShippedStubs(Base):
+    """The repository's checks look at the stubs as the course shipped them (git), not at the
+    learner's work in exercises/, and say so in one line."""
+
+    def setUp(self):
+        super().setUp()
+        self.c.git("-c", "init.defaultBranch=main", "init", "-q")
+        self.c.commit_all("the course")
+
+    def test_check_repo_checks_the_shipped_stub_of_an_exercise_that_holds_work(self):
+        self.c.fill("01", SOLVED)
+        ex = self.c.exercise("01")
+        # The learner's work may change the text outside the regions too.
+        ex.write_text(ex.read_text().replace("// Lesson 01", "// My lesson 01"))
+        rc, out, _ = self.c.run("check-repo")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("exercise 01 holds your work: checked the shipped stub instead (commit ", out)
+        self.assertNotIn("exercise 02", out)
+        self.assertEqual(out.splitlines()[-1], "check-repo: 2 lessons, all consistent")
+        self.c.fill("02", HALF)
+        rc, out, _ = self.c.run("check-repo")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("exercises 01-02 hold your work: checked the shipped stubs instead (HEAD)\n",
+                      out)
+
+    def test_the_shipped_stub_is_what_is_checked(self):
+        ex = self.c.exercise("01")
+        self.c.edit(ex, "// TODO: return 42.\n", "")
+        self.c.edit(ex, "// TODO: return 84.\n", "")
+        self.c.commit_all("a stub without its TODOs")
+        self.c.fill("01", SOLVED)
+        rc, out, _ = self.c.run("check-repo")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("exercises/01-alpha/alpha.cpp: fill-in regions without a TODO", out)
+
+    def test_a_change_outside_the_regions_is_the_courses_own_and_checked(self):
+        # No region differs from the stub: a change of the course's text, not yet committed.
+        ex = self.c.exercise("01")
+        ex.write_text(ex.read_text().replace("int alpha_fn()", "long alpha_fn()"))
+        rc, out, _ = self.c.run("check-repo")
+        self.assertEqual(rc, 1)
+        self.assertIn("differ outside the fill-in regions", out)
+        self.assertNotIn("holds your work", out)
+
+    def test_check_stubs_does_not_check_an_exercise_that_holds_work(self):
+        self.c.fill("02", HALF)
+        rc, out, _ = self.c.run("check-stubs", "--no-build")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("lesson 01: stub fails its grader with NOT IMPLEMENTED", out)
+        self.assertIn("lesson 02: stub not checked: exercise 02 holds your work (its grader is "
+                      "built from your copy)", out)
+
+    def test_without_git_the_exercises_are_checked_as_they_are_and_it_says_so(self):
+        shutil.rmtree(self.c.root / ".git")
+        rc, out, _ = self.c.run("check-repo")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("every exercise is checked as it is, your work included: this folder is not "
+                      "a git checkout", out)
+
+# A fake nvidia-smi that lists a GPU: self-check then asks the graders whether they can use it.
+NVIDIA_SMI = "#!/bin/sh\necho 'GPU 0: Fake GPU (UUID: GPU-0)'\n"
+
+
 class SelfCheck(Base):
+    def setUp(self):
+        super().setUp()
+        write(self.c.root / "fakebin" / "nvidia-smi", NVIDIA_SMI, 0o755)
+
+    def test_without_a_driver_it_says_so_before_building(self):
+        write(self.c.root / "fakebin" / "nvidia-smi",
+              "#!/bin/sh\necho 'NVIDIA-SMI has failed: no driver'\nexit 9\n", 0o755)
+        rc, out, _ = self.c.run("self-check")
+        self.assertEqual(rc, 77)
+        self.assertEqual(out.splitlines(), [
+            "SKIPPED: this needs a CUDA GPU: nvidia-smi says: NVIDIA-SMI has failed: no driver; "
+            "nothing was built"])
+        self.assertFalse((self.c.root / "build" / "cmake-calls.log").exists())
+        rc, out, _ = self.c.run("self-check", "--probe")
+        self.assertEqual(rc, 77)
+        write(self.c.root / "fakebin" / "nvidia-smi", NVIDIA_SMI, 0o755)
+        rc, out, _ = self.c.run("self-check", "--probe")
+        self.assertEqual((rc, out), (0, ""))
+
     def test_skipped_without_a_gpu(self):
         rc, out, _ = self.c.run("self-check")
         self.assertEqual(rc, 77)
@@ -1966,7 +2092,12 @@ class RealBuild(unittest.TestCase):
             self.assertTrue(c.passed and c.part == "cpu", c.name)
             self.assertEqual(sum(1 for t in c.tags if t.startswith("task_")), 1, c.name)
             self.assertIn(lesson.task_of_tags(c.tags), lesson.tasks)
-        # The stub: every test case fails with NOT IMPLEMENTED, marked as such.
+
+    def test_the_real_stubs_grader_says_not_implemented(self):
+        # The learner's grader is built from exercises/: the stub's, unless it holds their work.
+        if reset.shipped_stub(records.find("1")).work:
+            self.skipTest("exercise 01 holds your work: its grader is not the stub's")
+        # Every test case fails with NOT IMPLEMENTED, marked as such.
         p, r = self.real_report("grade01", "[cpu]")
         self.assertNotEqual(p.returncode, 0)
         self.assertTrue(r.cases and all(not c.passed and c.todo for c in r.cases))

@@ -70,6 +70,12 @@ def as_course(argv):
     return commands.cmd_run(args)
 
 
+def as_cmake(argv):
+    """$(CMAKE) ...: recorded; it fails where FAKE_CMAKE_RC says so."""
+    record({"tool": "cmake", "argv": argv})
+    return int(os.environ.get("FAKE_CMAKE_RC", "0"))
+
+
 def as_python(argv):
     """$(PYTHON) SCRIPT ...: the script the Makefile names exists."""
     record({"tool": "python", "argv": argv})
@@ -127,15 +133,15 @@ class Make:
         self.tmp = tmp
         self.count = 0
 
-    def __call__(self, *words, dry=False):
+    def __call__(self, *words, dry=False, env=None):
         self.count += 1
         log = self.tmp / f"log{self.count}.jsonl"
         log.write_text("")
         me = f"{shlex.quote(sys.executable)} {shlex.quote(str(ME))}"
         cmd = ["make", "-C", str(REPO), "--no-print-directory", *(["-n"] if dry else []), *words,
                f"BUILD={self.build}", f"COURSE={me} --as-course", f"PYTHON={me} --as-python",
-               "SETUP=true"]
-        env = {**os.environ, LOG_ENV: str(log), "NO_COLOR": "1"}
+               f"CMAKE={me} --as-cmake", "SETUP=true"]
+        env = {**os.environ, LOG_ENV: str(log), "NO_COLOR": "1", **(env or {})}
         for var in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "ARGS", "SOLUTION", "PERF"):
             env.pop(var, None)
         p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -271,6 +277,11 @@ class BadInput(WithMake):
         (("sass-0",), "no lesson '0'"),
         (("lesson-2", 'ARGS=--label "unbalanced'), "ARGS cannot be read"),
         (("lesson-2", "ARGS='--x"), "ARGS cannot be read"),
+        # No number: the usage line, not make's "No rule to make target".
+        (("lesson",), "usage: make lesson-N [SOLUTION=1] [ARGS='...'], N a lesson's number"),
+        (("hint",), "usage: make hint-N [ALL=1] [RESET=1], N a lesson's number"),
+        (("reset",), "usage: make reset-N [FORCE=1]"),
+        (("sass",), "usage: make sass-N [MINE=1]"),
     ]
 
     def test_a_clear_message_and_exit_2(self):
@@ -304,6 +315,64 @@ class BadInput(WithMake):
         self.assertIn("No rule to make target", out)
 
 
+class Configure(WithMake):
+    """CMAKE_ARGS reconfigure a build folder configured with others, and say so; the same ones
+    again, or none, change nothing."""
+
+    def setUp(self):
+        (self.tmp / self.id()).mkdir()
+        self.make = Make(self.tmp / self.id())
+
+    def cmake_calls(self, seen):
+        return [e["argv"] for e in seen if e["tool"] == "cmake"]
+
+    def test_changed_arguments_reconfigure(self):
+        arch = "CMAKE_ARGS=-DCMAKE_CUDA_ARCHITECTURES=120"
+        rc, out, seen = self.make("configure", arch)
+        self.assertEqual(rc, 0, out)
+        self.assertIn(f"reconfiguring {self.make.build}/ for {arch} (configured before with no "
+                      f"CMAKE_ARGS", out)
+        self.assertEqual(self.cmake_calls(seen), [["-S", ".", "-B", str(self.make.build),
+                                                   "-DCMAKE_CUDA_ARCHITECTURES=120"]])
+        for words in (("configure", arch), ("configure",)):
+            rc, out, seen = self.make(*words)
+            self.assertEqual(rc, 0, out)
+            self.assertEqual(self.cmake_calls(seen), [], out)
+            self.assertIn("is configured (with -DCMAKE_CUDA_ARCHITECTURES=120): nothing to do", out)
+        # A target that configures first: the same, in one line before it goes on.
+        rc, out, seen = self.make("test", "CMAKE_ARGS=-DCOURSE_WERROR=ON")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("reconfiguring", out.splitlines()[0])
+        self.assertEqual(self.cmake_calls(seen)[0][-1], "-DCOURSE_WERROR=ON")
+        self.assertEqual([e["argv"][0] for e in seen if e["tool"] == "course"], ["test"])
+        rc, out, seen = self.make("grade-3", "CMAKE_ARGS=-DCOURSE_WERROR=ON")
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(self.cmake_calls(seen), [], out)
+
+    def test_a_list_of_architectures_reaches_cmake_as_one_argument(self):
+        # As gpu-check's multi-architecture build gives it, first time and again.
+        archs = '"-DCMAKE_CUDA_ARCHITECTURES=75;80;86;89;90a;120" -DCOURSE_WERROR=ON'
+        (self.make.build / "CMakeCache.txt").unlink()
+        for first in (True, False):
+            rc, out, seen = self.make("configure", f"CMAKE_ARGS={archs}")
+            self.assertEqual(rc, 0, out)
+            self.assertEqual(self.cmake_calls(seen)[0][-2:],
+                             ["-DCMAKE_CUDA_ARCHITECTURES=75;80;86;89;90a;120",
+                              "-DCOURSE_WERROR=ON"], out)
+            if first:
+                self.assertIn(archs, out)  # the command, as run
+                (self.make.build / "CMakeCache.txt").write_text("")
+                (self.make.build / "course-cmake-args").write_text("")
+
+    def test_a_failed_reconfigure_fails_and_is_tried_again(self):
+        arch = "CMAKE_ARGS=-DCMAKE_CUDA_ARCHITECTURES=86"
+        rc, out, seen = self.make("configure", arch, env={"FAKE_CMAKE_RC": "1"})
+        self.assertNotEqual(rc, 0, out)
+        rc, out, seen = self.make("configure", arch)
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(len(self.cmake_calls(seen)), 1, out)
+
+
 class RealProgram(unittest.TestCase):
     """The README's own example on the real lesson 02 program, when the build has it."""
 
@@ -334,6 +403,8 @@ class RealProgram(unittest.TestCase):
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--as-course":
         sys.exit(as_course(sys.argv[2:]))
+    if len(sys.argv) > 1 and sys.argv[1] == "--as-cmake":
+        sys.exit(as_cmake(sys.argv[2:]))
     if len(sys.argv) > 1 and sys.argv[1] == "--as-python":
         sys.exit(as_python(sys.argv[2:]))
     unittest.main()

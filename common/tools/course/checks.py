@@ -2,6 +2,7 @@
 `make check-stubs` and `make self-check` (the graders against the stubs and the solutions)."""
 
 import re
+import tempfile
 from pathlib import Path
 
 from . import records
@@ -10,9 +11,9 @@ from .judge import report_path, run_part
 from .hints import check_hints
 from .regions import regions_of, split_regions
 from .report import ReportError, read_report
-from .reset import exercise_untouched
+from .reset import exercise_untouched, shipped_stub
 from .screens import SNIPPET
-from .util import ROOT, SKIP_CODE, run
+from .util import ROOT, SKIP_CODE, ordinal, probe_gpu, run
 
 KNOWN_SANITIZERS = ("memcheck", "racecheck", "synccheck", "initcheck")
 _LITERAL = r'"(?:[^"\\\n]|\\.)*"'
@@ -62,14 +63,15 @@ def check_snippets(page):
     return problems
 
 
-def check_stub_messages(folder):
+def check_stub_messages(folder, shown=None):
     """Every not_implemented / COURSE_TODO_* message in an exercise folder names the file it is
     in ("vector_add (exercises/02-dispatch/dispatch.cu)"): the learner reads it to know where to
-    work."""
+    work. `shown`: the folder's name in the course (exercises/NN-slug), where `folder` is a copy."""
     problems = []
+    shown = shown or folder.relative_to(ROOT).as_posix()
     for path in sorted(p for p in folder.iterdir() if p.suffix in (".cu", ".cpp", ".hpp", ".cuh")):
         text = path.read_text()
-        here = path.relative_to(ROOT).as_posix()
+        here = f"{shown}/{path.name}"
         for m in STUB_CALL.finditer(text):
             what = _join_literals(m.group(2))
             named = re.findall(r"exercises/[\w./-]*\w", what)
@@ -80,13 +82,14 @@ def check_stub_messages(folder):
     return problems
 
 
-def check_tasks(lesson):
-    """Tasks against regions, test tags and parts: every task names regions that exist, every
-    region belongs to a task, every test case has one part tag and one task tag, every task's tag
-    is used, and the record's parts are the parts the test cases use."""
+def check_tasks(lesson, ex):
+    """Tasks against regions, test tags and parts: every task names regions that exist (in `ex`,
+    the exercise folder checked), every region belongs to a task, every test case has one part tag
+    and one task tag, every task's tag is used, and the record's parts are the parts the test cases
+    use."""
     problems = []
     where = f"lessons/{lesson.dir}/lesson.toml"
-    regions = regions_of(ROOT / "exercises" / lesson.dir)
+    regions = regions_of(ex)
     named = set()
     for t in lesson.tasks:
         for r in t.regions:
@@ -132,8 +135,11 @@ def check_tasks(lesson):
     return problems
 
 
-def check_lesson(lesson):
+def check_lesson(lesson, ex=None):
+    """The problems of one lesson. `ex`: the exercise folder to check, where it is not
+    exercises/NN-slug/ itself (a copy of the stub as shipped)."""
     problems = []
+    shown = f"exercises/{lesson.dir}"
     for top in ("lessons", "exercises", "solutions", "tests"):
         if not (ROOT / top / lesson.dir).is_dir():
             problems.append(f"lesson {lesson.num}: missing folder {top}/{lesson.dir}")
@@ -159,7 +165,7 @@ def check_lesson(lesson):
             and lesson.learner_target_pct > lesson.solution_target_pct):
         problems.append(f"{where}: the learner target {lesson.learner_target_pct:g}% is above the "
                         f"solution target {lesson.solution_target_pct:g}%")
-    ex, sol = ROOT / "exercises" / lesson.dir, ROOT / "solutions" / lesson.dir
+    ex, sol = ex or ROOT / "exercises" / lesson.dir, ROOT / "solutions" / lesson.dir
     if not (ex.is_dir() and sol.is_dir()):
         return problems
 
@@ -176,7 +182,7 @@ def check_lesson(lesson):
             ex_out, ex_names = split_regions(ex / name)
             sol_out, sol_names = split_regions(sol / name)
         except ValueError as e:
-            problems.append(str(e))
+            problems.append(str(e).replace(str(ex), shown))
             continue
         count += len(ex_names)
         if ex_names != sol_names:
@@ -189,22 +195,64 @@ def check_lesson(lesson):
             else:
                 n = min(len(ex_out), len(sol_out))
             problems.append(f"{name} (lesson {lesson.num}): exercise and solution differ outside "
-                            f"the fill-in regions, at the {n + 1}th line outside them:\n"
+                            f"the fill-in regions, at the {ordinal(n + 1)} line outside them:\n"
                             f"    exercise: {ex_out[n] if n < len(ex_out) else '<end>'}\n"
                             f"    solution: {sol_out[n] if n < len(sol_out) else '<end>'}")
         if "TODO" not in (ex / name).read_text() and ex_names:
-            problems.append(f"exercises/{lesson.dir}/{name}: fill-in regions without a TODO")
-    problems += check_stub_messages(ex)
+            problems.append(f"{shown}/{name}: fill-in regions without a TODO")
+    problems += check_stub_messages(ex, shown)
     if count == 0:
         problems.append(f"lesson {lesson.num}: no '// BEGIN EXERCISE:' region in "
                         f"exercises/{lesson.dir}")
     if (ROOT / "tests" / lesson.dir).is_dir():
-        problems += check_tasks(lesson)
+        problems += check_tasks(lesson, ex)
     return problems
 
 
+def write_files(folder, files):
+    for name, data in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return folder
+
+
+def numbers(nums):
+    """"01-03, 05" of ["01", "02", "03", "05"]."""
+    runs = []
+    for n in nums:
+        if runs and int(n) == int(runs[-1][-1]) + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(r[0] if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+
+
+def shipped_notes(shipped, total):
+    """One line for the exercises that hold the learner's work (their stubs as shipped were
+    checked instead), and one for those git could not tell apart, from {lesson number: Shipped}."""
+    lines = []
+    work = [n for n, s in shipped.items() if s.work]
+    if len(work) == 1:
+        s = shipped[work[0]]
+        lines.append(f"exercise {work[0]} holds your work: checked the shipped stub instead "
+                     f"(commit {s.commit[:10]}, {s.how})")
+    elif work:
+        hows = sorted({shipped[n].how for n in work})
+        lines.append(f"exercises {numbers(work)} hold your work: checked the shipped stubs "
+                     f"instead ({', '.join(hows)})")
+    errors = {n: s.error for n, s in shipped.items() if s.error}
+    if errors and len(errors) == total and len(set(errors.values())) == 1:
+        lines.append(f"every exercise is checked as it is, your work included: "
+                     f"{next(iter(errors.values()))}")
+    else:
+        lines += [f"exercise {n} is checked as it is, your work included: {e}"
+                  for n, e in errors.items()]
+    return lines
+
+
 def cmd_check_repo(_args):
-    problems, count = [], 0
+    problems, shipped, count = [], {}, 0
     try:
         manifest = records.read_manifest()
     except records.RecordError as e:
@@ -224,7 +272,12 @@ def cmd_check_repo(_args):
             continue
         problems += record_problems
         if not record_problems:
-            problems += check_lesson(lesson)
+            shipped[lesson.num] = s = shipped_stub(lesson)
+            with tempfile.TemporaryDirectory(prefix="course-shipped-") as tmp:
+                ex = write_files(Path(tmp) / lesson.dir, s.files) if s.files else None
+                problems += check_lesson(lesson, ex)
+    for n in shipped_notes(shipped, count):
+        print(n)
     for p in problems:
         print(p)
     print(f"check-repo: {count} lessons, " +
@@ -235,9 +288,18 @@ def cmd_check_repo(_args):
 def cmd_check_stubs(args):
     if not args.no_build and not build_targets(Path(args.build), [], args.jobs, "the course"):
         return 1
-    bad = 0
-    for lesson in records.lessons():
+    bad, order = 0, records.lessons()
+    shipped_of = {lesson.num: shipped_stub(lesson) for lesson in order}
+    for n in shipped_notes({k: s for k, s in shipped_of.items() if s.error}, len(order)):
+        print(n)
+    for lesson in order:
         binary = Path(args.build) / "bin" / f"grade{lesson.num}"
+        shipped = shipped_of[lesson.num]
+        if shipped.work:
+            # The grader is built from the working copy: the stub as shipped is not in it.
+            print(f"lesson {lesson.num}: stub not checked: exercise {lesson.num} holds your work "
+                  f"(its grader is built from your copy)")
+            continue
         checked, ok = False, True
         for part in records.PARTS:
             p = run_part(args.build, binary, part, lesson)
@@ -272,8 +334,17 @@ def gpu_unusable(build, lesson):
 
 def cmd_self_check(args):
     """On a GPU: every solution passes its grader; every untouched stub fails it with NOT
-    IMPLEMENTED, not a crash. Exit 77 (skipped) without a usable GPU."""
+    IMPLEMENTED, not a crash. Exit 77 (skipped) without a usable GPU. --probe: only whether a GPU
+    answers (exit 0, silent) or not (exit 77, said), what make self-check asks before it configures."""
     build = Path(args.build)
+    if args.probe or not args.no_build:
+        # Said at once, before a build of minutes that nothing could use.
+        reason = probe_gpu()
+        if reason:
+            print(f"SKIPPED: {reason}; nothing was built")
+            return SKIP_CODE
+        if args.probe:
+            return 0
     if not args.no_build and not build_targets(build, [], args.jobs, "the course"):
         return 1
     order = records.lessons()

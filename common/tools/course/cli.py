@@ -108,6 +108,8 @@ def parser():
     sc = sub.add_parser("self-check")
     sc.add_argument("--build", default="build")
     sc.add_argument("--no-build", action="store_true", help="check what is built")
+    sc.add_argument("--probe", action="store_true",
+                    help="only whether a GPU answers: exit 0, or 77 with the reason")
     sc.add_argument("--jobs", type=int, default=jobs)
     sub.add_parser("check-repo")
     cm = sub.add_parser("cmake-records")

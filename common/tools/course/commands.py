@@ -5,6 +5,7 @@ runs nothing when the build fails."""
 import shlex
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 from . import figures as course_figures
@@ -13,9 +14,18 @@ from .building import (build_targets, compile_errors, has_quick_grader, lesson_t
                        say_building, try_build)
 from .judge import grade_lesson, perf_verdict
 from .progress import Progress, Status, progress_bar
-from .screens import (STATUS_COLOR, gpu_not_run_line, logs_line, next_lines, parts_line,
-                      solution_lines, status_label, status_words, task_lines, waiting_lines)
+from .screens import (STATUS_COLOR, TABLE_WIDTH, fit_table, gpu_not_run_line, logs_line,
+                      next_lines, parts_line, solution_lines, status_label, status_words,
+                      task_lines, waiting_lines)
 from .util import EXIT_GPU_TOO_OLD, EXIT_NO_GPU, ROOT, SOURCE_SUFFIXES, paint
+
+def say(text, width=TABLE_WIDTH):
+    """A line under the progress table, wrapped as the table is to `width` columns, the lines after
+    its first indented."""
+    print("\n".join(textwrap.fill(part, width, subsequent_indent="  ", break_long_words=False,
+                                   break_on_hyphens=False) if part else part
+                     for part in text.split("\n")))
+
 
 def cmd_grade(args):
     build = Path(args.build)
@@ -110,9 +120,11 @@ def cmd_grade(args):
     if progress:
         progress.save()
     current = progress.current() if progress else None
-    heads = ["lesson", "title", "status", "tasks passed", "GPU part", "passed on", "% of cuBLAS"]
+    heads = ["lesson", "title", "status", "tasks", "GPU part", "passed on", "% of cuBLAS"]
     if args.perf:
         heads += ["target", "performance"]
+    heads, rows = fit_table(heads, rows)
+    status_col = heads.index("status")
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
     print(f"Progress ({which}):")
     print("   " + "  ".join(h.ljust(w) for h, w in zip(heads, widths)).rstrip())
@@ -120,27 +132,27 @@ def cmd_grade(args):
     for r, status in zip(rows, statuses):
         mark = "-> " if current and r[0] == current.num and not args.solution else "   "
         cells = [c.ljust(w) for c, w in zip(r, widths)]
-        cells[2] = paint(cells[2], STATUS_COLOR.get(status, "bold"))
+        cells[status_col] = paint(cells[status_col], STATUS_COLOR.get(status, "bold"))
         print(mark + "  ".join(cells).rstrip())
     for reason in sorted(reasons):
-        print(f"\nGPU parts not run: {reason} (a lesson is not passed until they run)")
+        say(f"\nGPU parts not run: {reason} (a lesson is not passed until they run)")
     done = statuses.count(Status.PASSED)
     print(f"\n{progress_bar(done, len(rows))}")
     if progress:
         for line in waiting_lines(progress):
-            print(line)
+            say(line)
     if args.solution:
         pass
     elif current:
-        print(f"current lesson: {current.num} {current.title} (exercises/{current.dir}/): "
+        say(f"current lesson: {current.num} {current.title} (exercises/{current.dir}/): "
               f"make next, make watch-{current.n}; make grade-{current.n} shows its diagnosis")
     elif done == len(rows):
         print("Every lesson passed. Well done.")
     if args.perf:
-        print("performance: % of cuBLAS on this GPU against the record's learner target; it never "
+        say("performance: % of cuBLAS on this GPU against the record's learner target; it never "
               "changes whether a lesson passes.")
     if broken:
-        print(f"does not compile: lesson{'s' if len(broken) > 1 else ''} {', '.join(sorted(broken))}"
+        say(f"does not compile: lesson{'s' if len(broken) > 1 else ''} {', '.join(sorted(broken))}"
               f" (the first error is above the table; make grade-N shows a lesson's)")
         return 1
     return 0

@@ -9,7 +9,7 @@ import sys
 
 from . import records
 from .progress import Progress
-from .regions import TODO_CALL, region_texts
+from .regions import TODO_CALL, named_regions, region_texts
 from .util import ROOT, SOURCE_SUFFIXES, STATE_DIR, rel, relevant
 
 BACKUPS = STATE_DIR / "backup"
@@ -144,8 +144,9 @@ def cmd_reset(args):
         except (EOFError, KeyboardInterrupt):
             answer = ""
         if answer.strip().lower() not in ("y", "yes"):
-            print("Nothing changed.")
-            return 1
+            # The learner's own choice, an expected outcome: exit 0, so that make adds no error.
+            print(f"Nothing changed: exercises/{lesson.dir}/ keeps your work.")
+            return 0
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     backup = BACKUPS / f"{lesson.dir}-{stamp}"
     have = working_files(folder)
@@ -180,3 +181,45 @@ def exercise_untouched(lesson):
         return False, (f"exercises/{lesson.dir}/ differs from the stub of commit {commit[:10]} "
                        f"({how}): it holds work, so its grader may well pass")
     return True, ""
+
+
+def _regions(texts):
+    """{region name: [its insides]} over {file name: source text}."""
+    out = {}
+    for name, text in sorted(texts.items()):
+        if name.endswith(SOURCE_SUFFIXES):
+            for region, inside in named_regions(text):
+                out.setdefault(region, []).append(inside)
+    return out
+
+
+def holds_work(lesson, files):
+    """True when exercises/NN-slug/ holds the learner's work against the stub `files`: a fill-in
+    region that both have reads differently. A change outside the regions only (or a region or file
+    the stub does not have yet) is a change of the course's own text, which its checks must see."""
+    have = working_files(ROOT / "exercises" / lesson.dir)
+    mine = _regions({n: p.read_text(errors="replace") for n, p in have.items()})
+    shipped = _regions({n: data.decode(errors="replace") for n, data in files.items()})
+    return any(mine[r] != shipped[r] for r in mine.keys() & shipped.keys())
+
+
+class Shipped:
+    """What the repository's checks look at for one exercise folder. `files` ({name: bytes}): the
+    stub as shipped, where the working copy holds the learner's work (`work`), else None: the
+    working copy, which is then the course's own text. `error`: why git could not tell (the working
+    copy is then checked as it is)."""
+
+    def __init__(self, files=None, work=False, commit="", how="", error=""):
+        self.files, self.work, self.commit, self.how, self.error = files, work, commit, how, error
+
+
+def shipped_stub(lesson):
+    """The stub the repository's checks should look at for `lesson` (a Shipped)."""
+    try:
+        commit, how, files = pristine(lesson)
+    except GitError as e:
+        return Shipped(error=str(e))
+    changed, extra = stub_changes(lesson, files)
+    if not (changed or extra) or not holds_work(lesson, files):
+        return Shipped(commit=commit, how=how)
+    return Shipped(files=files, work=True, commit=commit, how=how)

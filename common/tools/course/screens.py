@@ -20,6 +20,62 @@ def status_words(status, lesson):
         return "written; GPU part not run"
     return status
 
+# The width the progress table of `make grade` fits in, its mark column ("-> ") included.
+TABLE_WIDTH = 100
+TABLE_GAP = 2
+
+
+def short_title(title):
+    """A lesson's title up to its colon: "Tiling" of "Tiling: reuse through shared memory"."""
+    return title.split(":")[0].strip()
+
+
+def table_width(heads, rows, mark=3):
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(heads)]
+    return mark + sum(widths) + TABLE_GAP * (len(widths) - 1)
+
+
+def fit_table(heads, rows, width=TABLE_WIDTH, title="title", day="passed on"):
+    """(heads, rows) of the progress table, made to fit `width` columns by the first of these that
+    fits: as it is; the `day` column's dates without their time; the `title` column's titles up to
+    their colon, then cut with an ellipsis (12 characters at least); the same without the `day`
+    column; without the `title` column (the lesson's number stays); without either."""
+    def drop(hs, rs, name):
+        if name not in hs:
+            return hs, rs
+        i = hs.index(name)
+        return hs[:i] + hs[i + 1:], [r[:i] + r[i + 1:] for r in rs]
+
+    def cells(hs, rs, name, f):
+        if name not in hs:
+            return hs, rs
+        i = hs.index(name)
+        return hs, [r[:i] + [f(r[i])] + r[i + 1:] for r in rs]
+
+    def cut(hs, rs):
+        """The titles cut to the room left, or None where that is under 12 characters."""
+        i = hs.index(title)
+        room = width - (table_width(hs, cells(hs, rs, title, lambda t: "")[1]) - len(hs[i]))
+        if room < 12:
+            return None
+        return cells(hs, rs, title,
+                     lambda t: t if len(t) <= room else t[:room - 1].rstrip() + "\u2026")
+
+    def day_only(hs, rs):
+        return cells(hs, rs, day, lambda d: d.split(" ")[0])
+
+    def short(hs, rs):
+        return cells(hs, rs, title, short_title)
+
+    dated = day_only(heads, rows)
+    shortened = short(*dated)
+    undated = drop(*shortened, day)
+    candidates = [(heads, rows), dated, shortened, cut(*shortened), undated, cut(*undated),
+                  drop(*dated, title), drop(*undated, title)]
+    candidates = [c for c in candidates if c is not None]
+    return next((c for c in candidates if table_width(*c) <= width), candidates[-1])
+
+
 def status_label(status, lesson):
     """How a lesson's status is shown in a verdict: upper case, except the CPU-only state, whose
     words must not read as PASSED."""

@@ -41,15 +41,33 @@ def stream(cmd, cwd, keep=None):
     return p.wait(), lines
 
 
-def skip_lines(build):
-    """'skipped N test(s): reason', one line a reason, from CTest's log of the last run."""
+# CTest's list of the tests that did not run: "	  3 - planted.11 (Skipped)".
+SKIPPED_TEST = re.compile(r"^\s*\d+ - (\S+) \(Skipped\)\s*$")
+# A test's own line saying why it skipped ("SKIPPED: no CUDA device", "skipped: no GPU here").
+SKIP_REASON = re.compile(r"^skipped:\s*(.*)$", re.I)
+# A test's section in CTest's log: "3/30 Testing: planted.11", its output, then the next one.
+LOG_TEST = re.compile(r"^\d+/\d+ Testing: (\S+)\s*$", re.M)
+
+
+def skip_lines(build, skipped=None):
+    """'skipped N test(s): reason', one line a reason, for the tests CTest reports as skipped (the
+    names in `skipped`; None: every test whose output says SKIPPED), each counted once, with the
+    reason it printed (from CTest's log of the last run)."""
     log = Path(build) / "Testing" / "Temporary" / "LastTest.log"
     try:
         text = log.read_text(errors="replace")
     except OSError:
-        return []
-    reasons = collections.Counter(l[len("SKIPPED: "):].strip() for l in text.splitlines()
-                                  if l.startswith("SKIPPED: "))
+        text = ""
+    starts = list(LOG_TEST.finditer(text))
+    reason_of = {}
+    for i, m in enumerate(starts):
+        section = text[m.end():starts[i + 1].start() if i + 1 < len(starts) else len(text)]
+        found = next((r.group(1).strip() for r in map(SKIP_REASON.match, section.splitlines())
+                      if r), None)
+        if found is not None:
+            reason_of[m.group(1)] = found or "no reason given"
+    names = reason_of if skipped is None else skipped
+    reasons = collections.Counter(reason_of.get(n, "no reason given") for n in names)
     return [f"skipped {n} test(s): {reason}" for reason, n in sorted(reasons.items())]
 
 
@@ -89,7 +107,8 @@ def cmd_test(args):
     for line in held:
         if line is not summary and line.strip():
             print(line)
-    for line in skip_lines(build):
+    skipped = [m.group(1) for m in map(SKIPPED_TEST.match, held) if m]
+    for line in skip_lines(build, skipped):
         print(line)
     if summary:
         print(summary)

@@ -26,6 +26,12 @@ def rel(path):
         return str(path)
 
 
+def ordinal(n):
+    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 71st, 93rd."""
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 COLORS = {"green": "32", "red": "31", "yellow": "33", "bold": "1", "dim": "2"}
 
 
