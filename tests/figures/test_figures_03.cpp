@@ -13,9 +13,9 @@ TEST_CASE("03 roofline: the naive kernel is where naive_traffic puts it", "[cpu]
   // The chapter's counts: 8 bytes per FMA, 33 lines for a warp's 32 FMAs at K = 4096.
   const NaiveTraffic t = naive_traffic(4096);
   CHECK(t.bytes_per_fma == 8);
-  CHECK(t.flop_per_byte() == Approx(0.25));
-  CHECK(t.lines_per_fma * 32 == Approx(33));
-  CHECK(naive_traffic(16).lines_per_fma * 32 == Approx(16 + 1));  // two rows of A share a line
+  CHECK(course_test::near(t.flop_per_byte(), 0.25));
+  CHECK(course_test::near(t.lines_per_fma * 32, 33));
+  CHECK(course_test::near(naive_traffic(16).lines_per_fma * 32, 16 + 1));  // two rows of A share a line
   for (const lesson01::ReferenceDevice& d : lesson01::reference_devices()) {
     INFO(d.label);
     const lesson01::DeviceSummary sum = lesson01::summarize(d.spec);

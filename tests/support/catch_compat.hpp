@@ -10,3 +10,13 @@
 #else
 #include <catch2/catch.hpp>
 #endif
+
+#include <algorithm>
+#include <cmath>
+
+namespace course_test {
+/// Equal but for rounding (Catch2 2 and 3 spell Approx differently: Approx, Catch::Approx).
+inline bool near(double a, double b, double relative = 1e-9) {
+  return std::fabs(a - b) <= relative * std::max(1.0, std::fabs(b));
+}
+}  // namespace course_test
