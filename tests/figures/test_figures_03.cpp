@@ -15,7 +15,8 @@ TEST_CASE("03 roofline: the naive kernel is where naive_traffic puts it", "[cpu]
   CHECK(t.bytes_per_fma == 8);
   CHECK(course_test::near(t.flop_per_byte(), 0.25));
   CHECK(course_test::near(t.lines_per_fma * 32, 33));
-  CHECK(course_test::near(naive_traffic(16).lines_per_fma * 32, 16 + 1));  // two rows of A share a line
+  CHECK(course_test::near(naive_traffic(16).lines_per_fma * 32,
+                          16 + 1));  // two rows of A share a line
   for (const lesson01::ReferenceDevice& d : lesson01::reference_devices()) {
     INFO(d.label);
     const lesson01::DeviceSummary sum = lesson01::summarize(d.spec);
