@@ -461,6 +461,48 @@ class Records(unittest.TestCase):
         self.assertIn("'profile' must be an array of strings", "\n".join(problems('"1024"')))
 
 
+    def test_the_tracks_of_lesson_11(self):
+        lesson11 = records.find("11")
+        self.assertEqual([(t.name, t.cc, t.headline) for t in lesson11.tracks],
+                         [("wgmma", ["9.0"], "hopper_gemm"),
+                          ("portable", ["10.0", "12.0"], "portable_gemm")])
+        self.assertEqual((lesson11.min_cc, lesson11.min_cc_for), ("9.0", "TMA"))
+        self.assertEqual(records.find("10").min_cc_for, "bf16 mma.sync")
+        # The first track's target is the lesson's (the reference GPU's); the portable track has
+        # none until a reference is measured on such a GPU.
+        self.assertEqual(lesson11.learner_target_pct, 80.0)
+        self.assertEqual(lesson11.track_target(lesson11.track_of("hopper_gemm")), 80.0)
+        self.assertIsNone(lesson11.track_target(lesson11.track_of("portable_gemm")))
+        self.assertIsNone(lesson11.track_of("some_kernel"))
+        self.assertIsNone(records.find("10").track_of("hopper_gemm"))
+
+    def test_the_problems_of_tracks(self):
+        base = ('number = 3\nslug = "naive"\ntitle = "t"\nchapter = "lesson03"\nmin_cc = "9.0"\n'
+                'precision = "fp32"\nkind = "gemm"\nparts = ["gpu"]\nhints = "hints.md"\nTOP\n'
+                '[[task]]\ntitle = "t"\ntag = "task_1"\nregions = ["r"]\n'
+                '[[track]]\nname = "a"\ncc = ["9.0"]\nheadline = "k1"\nruns = "all"\n'
+                'learner_target = 50\n'
+                '[[track]]\nname = "b"\ncc = CC\nheadline = "K2"\nruns = "some"\n')
+
+        def problems(cc='["10.0", "12.0"]', top="", headline="k2"):
+            rec = tomlsubset.loads(base.replace("CC", cc).replace("TOP", top)
+                                   .replace("K2", headline), "r")
+            return "\n".join(records.record_problems("03", "naive", rec, "r"))
+
+        self.assertEqual(problems(), "")
+        self.assertIn("r [[track]] 2: cc 8.9 is below the lesson's min_cc 9.0", problems('["8.9"]'))
+        self.assertIn("r [[track]] 2: cc 9.0 is in track 1 too", problems('["9.0"]'))
+        self.assertIn("cc '12' is not a compute capability", problems('["12"]'))
+        self.assertIn("'cc' names no compute capability", problems("[]"))
+        self.assertIn("the headline 'k1' is track 1's too", problems(headline="k1"))
+        self.assertIn("learner_target is given per track", problems(top="learner_target = 5"))
+        rec = tomlsubset.loads(base.replace("CC", '["10.0"]').replace("TOP", "")
+                               .replace("K2", "k2").replace("learner_target = 50", "runs2 = 1"),
+                               "r")
+        self.assertIn("r [[track]] 1: unknown key 'runs2'",
+                      "\n".join(records.record_problems("03", "naive", rec, "r")))
+
+
 class Reports(unittest.TestCase):
     RUN = {"schema": report.SCHEMA, "type": "run", "program": "grade03", "filters": ["[cpu]"]}
 
