@@ -9,7 +9,8 @@ describes it) and print a console report. A fake grader's test cases depend on t
 the exercise it "was built from": a region still calling not_implemented fails NOT IMPLEMENTED,
 one holding BUG fails with a "likely cause", one holding CRASH kills the grader, any other passes;
 the GPU part is skipped unless FAKE_GPU=1. The fake lesson program prints a measurement line only
-when asked for --headline-only. The tools are copied in, so they read the fake course and write
+when asked for --headline-only, of the kernel FAKE_KERNEL names (the headline of the faked GPU's
+track, in a lesson with tracks: "portable_gemm" for an RTX 50 series card). The tools are copied in, so they read the fake course and write
 its state there: nothing here touches the real repository. CPU only, standard library only, a few
 seconds.
 
@@ -155,11 +156,12 @@ print("test cases: %d | %d passed | %d failed" % (passed + failed, passed, faile
 sys.exit(1 if failed else 0)
 '''
 
-# A fake lesson program: the measurement line of its headline kernel, timed alone, when asked.
+# A fake lesson program: the measurement line of its headline kernel, timed alone, when asked (the
+# kernel FAKE_KERNEL names: a GPU's track, where a lesson has tracks).
 PROGRAM = r"""#!/usr/bin/env bash
 for a in "$@"; do
   if [ "$a" = "--headline-only" ]; then
-    echo '{"schema": "course.measurement/1", "lesson": "__NUM__", "kernel": "k", "M": 4096, "N": 4096, "K": 4096, "ms": 1.0, "spread": 0.01, "tflops": 6.0, "cublas_ms": 0.1, "cublas_tflops": 50.0, "pct_of_cublas": '"${FAKE_PCT:-12.5}"', "checked": false, "passed": false, "headline": true, "gpu": "fake", "precision": "fp32"}'
+    echo '{"schema": "course.measurement/1", "lesson": "__NUM__", "kernel": "'"${FAKE_KERNEL:-k}"'", "M": 4096, "N": 4096, "K": 4096, "ms": 1.0, "spread": 0.01, "tflops": 6.0, "cublas_ms": 0.1, "cublas_tflops": 50.0, "pct_of_cublas": '"${FAKE_PCT:-12.5}"', "checked": false, "passed": false, "headline": true, "gpu": "fake", "precision": "fp32"}'
   fi
 done
 echo "fake lesson program ran: $*"
@@ -1479,6 +1481,62 @@ class Performance(Base):
         self.c.run("grade", "1", "--solution")  # the reference solution: its whole grader
         self.assertEqual([l.split("--target ")[1] for l in calls.read_text().splitlines()],
                          ["test01"])
+
+    def tracks(self):
+        """Lesson 02 with two tracks, as lesson 11's record has them: a target on 9.0, none yet on
+        10.0 and 12.0."""
+        record = self.c.record("02")
+        self.c.edit(record, "learner_target = 10\n", "")
+        self.c.edit(record, 'min_cc = "7.5"', 'min_cc = "9.0"\nmin_cc_for = "TMA"')
+        record.write_text(record.read_text() + (
+            '\n[[track]]\nname = "wgmma"\ncc = ["9.0"]\nheadline = "hopper_gemm"\n'
+            'runs = "every rung"\nlearner_target = 10\n'
+            '\n[[track]]\nname = "portable"\ncc = ["10.0", "12.0"]\nheadline = "portable_gemm"\n'
+            'runs = "the portable rung"\n'))
+        self.c.fill("02", SOLVED)
+
+    def test_the_target_is_the_gpus_tracks(self):
+        self.tracks()
+        # A Hopper GPU times the wgmma headline: held to its track's target.
+        hopper = {"FAKE_GPU": "1", "FAKE_KERNEL": "hopper_gemm", "FAKE_PCT": "4"}
+        rc, out, _ = self.c.run("grade", "2", "--perf", env=hopper)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("performance: missed (4.0% of cuBLAS on this GPU, target 10% (wgmma track: "
+                      "hopper_gemm))", out)
+        # An RTX 50 series card times the portable headline, whose track has no target yet: never
+        # "missed".
+        rtx50 = {"FAKE_GPU": "1", "FAKE_KERNEL": "portable_gemm", "FAKE_PCT": "4"}
+        rc, out, _ = self.c.run("grade", "2", "--perf", env=rtx50)
+        self.assertEqual(rc, 0, out)
+        flat = " ".join(out.split())
+        self.assertIn("performance: no target for this GPU yet (4.0% of cuBLAS on this GPU, the "
+                      "portable track (portable_gemm, compute capability 10.0 and 12.0): the "
+                      "reference solution has not been measured on such a GPU, so no target is "
+                      "set)", flat)
+        self.assertNotIn("missed", out)
+        self.assertEqual(self.c.state()["lessons"]["02"]["perf"], "no target for this GPU yet")
+        rc, out, _ = self.c.run("grade", "--perf", env=rtx50)
+        self.assertRegex(out, r"02 .*4\.0% +- +no target for this GPU yet")
+        self.assertNotIn("targets, by the GPU's track", out)
+        rc, out, _ = self.c.run("watch", "2", "--once", "--perf", env=rtx50)
+        self.assertIn("performance: no target for this GPU yet", out)
+        # A headline no track names: no target either.
+        rc, out, _ = self.c.run("grade", "2", "--perf", env=dict(rtx50, FAKE_KERNEL="other"))
+        self.assertIn("performance: no target for this GPU yet (4.0% of cuBLAS on this GPU, with "
+                      "other, a headline no track of the lesson's record names)", out)
+
+    def test_without_a_gpu_every_tracks_target_is_said(self):
+        self.tracks()
+        rc, out, _ = self.c.run("grade", "2", "--perf")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("performance: not measured (targets 10% of cuBLAS on compute capability 9.0 "
+                      "(wgmma: hopper_gemm); none yet on 10.0 and 12.0 (portable: portable_gemm); "
+                      "measuring it needs a GPU)", " ".join(out.split()))
+        rc, out, _ = self.c.run("grade", "--perf")
+        self.assertRegex(out, r"02 .* 10% / - +not measured")
+        self.assertIn("lesson 02's targets, by the GPU's track: 10% of cuBLAS on compute capability "
+                      "9.0 (wgmma: hopper_gemm); none yet on 10.0 and 12.0 (portable: "
+                      "portable_gemm)", " ".join(out.split()))
 
     def test_perf_without_a_gpu_is_not_measured(self):
         self.c.fill("02", SOLVED)

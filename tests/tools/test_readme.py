@@ -306,6 +306,27 @@ class Readme(unittest.TestCase):
                          "A CUDA GPU for the GPU parts: lessons 01 and 02 from compute capability "
                          "7.5 (T4, RTX 20 series).")
 
+    def test_your_target_in_the_book_is_your_gpus_track(self):
+        import compare
+        lesson11 = bookdata.records.find("11")
+        mine_dir = self.data / bookdata.MINE_DIR
+        mine_dir.mkdir()
+
+        def paragraph(kernel, gpu):
+            line = dict(gemm("11", kernel, 4096, 50.0, precision="bf16", build="mine"), gpu=gpu)
+            (mine_dir / "mine.jsonl").write_text(json.dumps(dict(META, gpu=gpu)) + "\n"
+                                                 + json.dumps(line) + "\n")
+            (mine, same), = bookdata.load_mine(self.data)
+            return " ".join(compare.mine_paragraph(lesson11, mine, same,
+                                                   bookdata.load(self.data)).split())
+
+        text = paragraph("hopper_gemm", META["gpu"])
+        self.assertIn("Your target for this lesson (`make grade PERF=1`) is ≥ 80% of cuBLAS: not "
+                      "met yet.", text)
+        text = paragraph("portable_gemm", "NVIDIA GeForce RTX 5090")
+        self.assertIn("No target is set yet for your GPU's track (portable)", text)
+        self.assertNotIn("80%", text)
+
     def test_without_data_it_says_so(self):
         empty = self.tmp / "empty"
         empty.mkdir()

@@ -12,7 +12,7 @@ from . import figures as course_figures
 from . import records
 from .building import (build_targets, compile_errors, has_quick_grader, lesson_targets,
                        say_building, try_build)
-from .judge import grade_lesson, perf_verdict
+from .judge import grade_lesson, perf_target, perf_verdict, target_cell
 from .progress import Progress, Status, progress_bar
 from .screens import (STATUS_COLOR, TABLE_WIDTH, fit_table, gpu_not_run_line, logs_line,
                       next_lines, parts_line, solution_lines, status_label, status_words,
@@ -89,7 +89,7 @@ def cmd_grade(args):
             return 1
 
     progress = None if args.solution else Progress()
-    rows, statuses, reasons, results = [], [], set(), []
+    rows, statuses, reasons, results, per_track = [], [], set(), [], []
     for lesson in records.lessons():
         if lesson.num in broken:  # nothing of it ran: a row that says so, no record of it
             rows.append([lesson.num, lesson.title, Status.DOES_NOT_COMPILE, "-", "-", "-", "-"] +
@@ -113,8 +113,10 @@ def cmd_grade(args):
                passed_at if status == Status.PASSED else "-",
                "-" if result.pct is None else f"{result.pct:.1f}%"]
         if args.perf:
-            target = lesson.target_pct
-            row += ["-" if target is None else f"{target:g}%", verdict[0]]
+            row += [target_cell(result), verdict[0]]
+            if lesson.tracks and perf_target(result)[1] is None:
+                per_track.append(f"lesson {lesson.num}'s targets, by the GPU's track: "
+                                 f"{lesson.targets_text()}")
         rows.append(row)
         statuses.append(status)
     if progress:
@@ -151,6 +153,8 @@ def cmd_grade(args):
     if args.perf:
         say("performance: % of cuBLAS on this GPU against the record's learner target; it never "
               "changes whether a lesson passes.")
+        for line in per_track:
+            say(line)
     if broken:
         say(f"does not compile: lesson{'s' if len(broken) > 1 else ''} {', '.join(sorted(broken))}"
               f" (the first error is above the table; make grade-N shows a lesson's)")

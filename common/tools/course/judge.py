@@ -213,11 +213,13 @@ def shipped_regions(lesson):
     return {n: "\n".join(r) for n, r in out.items()}
 
 class Result:
-    """One lesson graded: its status, its parts (PartRun by "cpu"/"gpu"), its tasks, its speed."""
+    """One lesson graded: its status, its parts (PartRun by "cpu"/"gpu"), its tasks, its speed (%
+    of cuBLAS) and the headline kernel that speed is of (which says the GPU's track)."""
 
-    def __init__(self, lesson, status, parts, tasks, pct):
+    def __init__(self, lesson, status, parts, tasks, pct, kernel=None):
         self.lesson, self.status, self.parts, self.tasks, self.pct = \
             lesson, status, parts, tasks, pct
+        self.kernel = kernel
 
     @property
     def gpu_state(self):
@@ -280,45 +282,85 @@ def grade_lesson(build, lesson, solution, jobs=None, quick=False):
             return Result(lesson, Status.FAILING, parts, task_results(lesson, parts, solution),
                           None)
         return grade_lesson(build, lesson, solution, jobs)
-    pct = None
+    pct = kernel = None
     if status == Status.PASSED and parts["gpu"].state == "passed":
-        pct = speed(build, lesson, solution, jobs)
-    return Result(lesson, status, parts, tasks, pct)
+        pct, kernel = speed(build, lesson, solution, jobs)
+    return Result(lesson, status, parts, tasks, pct, kernel)
 
 def speed(build, lesson, solution, jobs=None):
-    """% of cuBLAS of the lesson's headline kernel: a timing-only run of it (--headline-only, the
-    grader has checked it), read through the measurement reader; None for a lesson that is not a
-    GEMM lesson, a program that does not build, or a run that gives no figure. With `jobs`, the
-    lesson's program is built first."""
+    """(% of cuBLAS, kernel) of the lesson's headline kernel: a timing-only run of it
+    (--headline-only, the grader has checked it), read through the measurement reader; the kernel
+    is the one the program chose for this GPU (a lesson with tracks times a different one on
+    different GPUs). (None, None) for a lesson that is not a GEMM lesson, a program that does not
+    build, or a run that gives no figure. With `jobs`, the lesson's program is built first."""
     if lesson.kind != "gemm":
-        return None
+        return None, None
     program = lesson_targets(lesson, solution, graders=False)
     if jobs is not None and not try_build(build, program, jobs)[0]:
-        return None
+        return None, None
     exe = Path(build) / "bin" / program[0]
     rc, out = run([str(exe), "--headline-only", "--json"], timeout=600)
     if rc != 0:
-        return None
+        return None, None
     try:
         line = measurements.headline(measurements.from_output(out))
     except measurements.SchemaError:
-        return None
+        return None, None
     if line is None or not isinstance(line.get("pct_of_cublas"), (int, float)):
-        return None
-    return float(line["pct_of_cublas"])
+        return None, None
+    return float(line["pct_of_cublas"]), line.get("kernel")
+
+NO_TARGET_HERE = "no target for this GPU yet"
+
+def perf_target(result):
+    """(target % or None, track or None, how the target reads before a measurement) of a graded
+    lesson. With tracks, the target of the track whose headline this GPU timed; before that is
+    known, every track's ("80% of cuBLAS on compute capability 9.0 (wgmma: hopper_gemm); none yet
+    on 10.0 and 12.0 (portable: portable_gemm)")."""
+    lesson = result.lesson
+    if not lesson.tracks:
+        target = lesson.target_pct
+        return target, None, "" if target is None else f"target {target:g}% of cuBLAS"
+    track = lesson.track_of(result.kernel) if result.kernel else None
+    if track is None:
+        return None, None, f"targets {lesson.targets_text()}"
+    target = lesson.track_target(track)
+    return target, track, f"target {target:g}% of cuBLAS" if target is not None else ""
+
+def target_cell(result):
+    """The progress table's target of a graded lesson: "80%", "-", or, for a lesson with tracks
+    whose GPU's track is not known yet, every track's: "80% / -"."""
+    target, track, _ = perf_target(result)
+    if result.lesson.tracks and track is None:
+        return " / ".join("-" if t is None else f"{t:g}%"
+                          for t in map(result.lesson.track_target, result.lesson.tracks))
+    return "-" if target is None else f"{target:g}%"
 
 def perf_verdict(result):
-    """(verdict, explanation) against the record's learner target: met, missed, not measured, -."""
-    target = result.lesson.target_pct
-    if target is None:
+    """(verdict, explanation) against the record's learner target, or with tracks against the
+    target of this GPU's track: met, missed, not measured, "no target for this GPU yet" (a track
+    without one), -."""
+    lesson = result.lesson
+    target, track, wanted = perf_target(result)
+    if not lesson.tracks and target is None:
         return "-", "no performance target for this lesson"
     if result.gpu_state != "passed" and result.status in (Status.PASSED, Status.CPU_ONLY):
-        return "not measured", f"target {target:g}% of cuBLAS; measuring it needs a GPU"
+        return "not measured", f"{wanted}; measuring it needs a GPU"
     if result.status != Status.PASSED:
-        return "not measured", f"target {target:g}% of cuBLAS; the lesson must pass first"
+        return "not measured", f"{wanted}; the lesson must pass first"
     if result.gpu_state != "passed":
-        return "not measured", f"target {target:g}% of cuBLAS; measuring it needs a GPU"
+        return "not measured", f"{wanted}; measuring it needs a GPU"
     if result.pct is None:
-        return "not measured", f"target {target:g}% of cuBLAS; the lesson program printed no speed"
+        return "not measured", f"{wanted}; the lesson program printed no speed"
+    speed_here = f"{result.pct:.1f}% of cuBLAS on this GPU"
+    if lesson.tracks and track is None:
+        return NO_TARGET_HERE, (f"{speed_here}, with {result.kernel}, a headline no track of "
+                                f"the lesson's record names")
+    if target is None:
+        return NO_TARGET_HERE, (f"{speed_here}, the {track.name} track ({track.headline}, compute "
+                                f"capability {records.and_list(track.cc)}): the reference "
+                                f"solution has not been measured on such a GPU, so no target is "
+                                f"set")
     verdict = "met" if result.pct >= target else "missed"
-    return verdict, f"{result.pct:.1f}% of cuBLAS on this GPU, target {target:g}%"
+    return verdict, (f"{speed_here}, target {target:g}%"
+                     + (f" ({track.name} track: {track.headline})" if track else ""))
