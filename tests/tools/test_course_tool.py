@@ -505,6 +505,15 @@ class Records(unittest.TestCase):
                       "\n".join(records.record_problems("03", "naive", rec, "r")))
 
 
+class PartStates(unittest.TestCase):
+    def test_the_states_of_a_part_are_an_enum(self):
+        from course import judge
+        self.assertEqual([s.value for s in judge.PartState],
+                         ["none", "skipped", "passed", "not started", "failing", "crashed"])
+        self.assertEqual(f"{judge.PartState.NOT_STARTED}", "not started")
+        self.assertEqual(judge.PartState("skipped"), "skipped")
+
+
 class Reports(unittest.TestCase):
     RUN = {"schema": report.SCHEMA, "type": "run", "program": "grade03", "filters": ["[cpu]"]}
 
@@ -1636,6 +1645,26 @@ class Hints(Base):
         self.c.run("grade", "1")
         self.assertIn("task 2: twice the answer, hint 2 of 2", self.c.run("hint", "1")[1])
 
+    def test_hint_and_grade_give_one_verdict(self):
+        # Without a GPU, every task written: grade-1 says the lesson has not passed, and so does
+        # hint-1, never that every task has.
+        self.c.fill("01", SOLVED)
+        rc, out, _ = self.c.run("grade", "1")
+        self.assertIn("CPU part passed; GPU part not run", out)
+        self.assertNotIn("PASSED", out)
+        rc, out, _ = self.c.run("hint", "1")
+        self.assertEqual(rc, 0, out)
+        self.assertNotIn("has passed", out)
+        self.assertIn("(lesson 01 has not passed: no task of it fails here, but tasks 1 and 2 wait "
+                      "for their GPU part (no CUDA device (fake)); the hints of task 1:)", out)
+        self.assertIn("task 1: the answer, hint 1 of 3", out)
+        # With a GPU the lesson passes, and then every task has.
+        rc, out, _ = self.c.run("grade", "1", env={"FAKE_GPU": "1"})
+        self.assertIn("PASSED", out)
+        rc, out, _ = self.c.run("hint", "1")
+        self.assertIn("(every task of lesson 01 has passed; the last task's hints:)", out)
+        self.assertIn("task 2: twice the answer, hint 1 of 2", out)
+
     def test_an_older_count_for_the_whole_lesson_is_spread_over_the_tasks(self):
         progress = self.c.root / ".course" / "progress.json"
         progress.parent.mkdir(parents=True, exist_ok=True)
@@ -1759,6 +1788,20 @@ class Watch(Base):
         self.assertIn("alpha_fn  in exercises/01-alpha/alpha.cpp", out)
         self.assertIn("the GPU part did not run: no CUDA device (fake)", out)
         self.assertIn("make hint-1 gives a hint for task 1 (0 of 3 seen)", out)
+
+    def test_watch_and_grade_say_the_verdict_in_the_same_words(self):
+        for template, env in ((BUGGY, {}), (HALF, {"FAKE_GPU": "1"}), (SOLVED, {}),
+                              (STUB, {})):
+            self.c.fill("01", template)
+            rc_grade, grade, _ = self.c.run("grade", "1", env=env)
+            rc_watch, watch, _ = self.c.run("watch", "1", "--once", "--no-build", env=env)
+            self.assertEqual(rc_grade, rc_watch, (template, grade, watch))
+            # The grade's words for what comes next, every line of them, are the watch's.
+            tail = grade.split("(your exercises): ", 1)[1].splitlines()[1:]
+            said = [l for l in tail if l.strip() and not l.startswith("(each test case")]
+            self.assertTrue(said, grade)
+            for line in said:
+                self.assertIn(line.replace(" make grade-1 shows the whole report.", ""), watch)
 
     def test_once_on_a_failure_shows_the_diagnosis(self):
         self.c.fill("01", BUGGY)
