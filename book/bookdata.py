@@ -494,3 +494,90 @@ def roofline_figure(gpu, precision):
 
 def lesson_figure(gpu, num, what=None):
     return f"chart-lesson{num}-{slug(what) + '-' if what else ''}{gpu.stem}.svg"
+
+
+# ---- what each GPU runs, from the lessons' records -----------------------------------------------
+
+# The GPUs a compute capability stands for, as the README and the front page name them (the
+# published compute capabilities of those products).
+GPU_EXAMPLES = {"7.5": "T4, RTX 20 series", "8.0": "A100", "8.6": "RTX 30 series",
+                "8.9": "L4, RTX 40 series", "9.0": "H100, H200", "10.0": "B200",
+                "12.0": "RTX 50 series"}
+
+
+def _cc_named(cc):
+    """"9.0 (H100, H200)", or "9.0" for a compute capability without examples."""
+    return f"{cc} ({GPU_EXAMPLES[cc]})" if cc in GPU_EXAMPLES else cc
+
+
+def _lessons_text(nums):
+    """"lesson 10", "lessons 01 to 09", or "lessons 01 and 03" (two, or numbers not in a row)."""
+    ints = [int(n) for n in nums]
+    if len(nums) == 1:
+        return f"lesson {nums[0]}"
+    if len(nums) > 2 and ints == list(range(ints[0], ints[-1] + 1)):
+        return f"lessons {nums[0]} to {nums[-1]}"
+    return "lessons " + records.and_list(nums)
+
+
+def _by_min_cc(lessons):
+    """[(min_cc, min_cc_for, [lesson numbers])]: the lessons grouped by what they need, lowest
+    first (a group: lessons in course order with the same minimum)."""
+    groups = []
+    for l in sorted(lessons, key=lambda l: (records.cc_value(l.min_cc), l.num)):
+        if groups and groups[-1][0] == l.min_cc and groups[-1][1] == l.min_cc_for:
+            groups[-1][2].append(l.num)
+        else:
+            groups.append((l.min_cc, l.min_cc_for, [l.num]))
+    return groups
+
+
+def tracks_text(lesson):
+    """What each track's GPUs run of `lesson`: "on 9.0 (H100, H200) every rung (...); on 10.0 and
+    12.0 (B200, RTX 50 series) the portable rung (...)"; "" without tracks."""
+    out = []
+    for t in lesson.tracks:
+        named = [c for c in t.cc if c in GPU_EXAMPLES]
+        examples = ", ".join(GPU_EXAMPLES[c] for c in named)
+        out.append(f"on {records.and_list(t.cc)}{f' ({examples})' if examples else ''} {t.runs}")
+    return "; ".join(out)
+
+
+def gpu_requirements(lessons=None):
+    """The README's line on the GPU each lesson needs, from the records (min_cc, min_cc_for, the
+    tracks), and which lessons the newest GPU below the highest minimum runs: "A CUDA GPU for the
+    GPU parts: lessons 01 to 09 from compute capability 7.5 (T4, RTX 20 series), lesson 10 from
+    8.0 (A100) for bf16 mma.sync, ..."."""
+    lessons = lessons if lessons is not None else records.lessons()
+    groups = _by_min_cc(lessons)
+    parts = []
+    for cc, why, nums in groups:
+        tracked = [l for l in lessons if l.num in nums and l.tracks]
+        # A lesson with tracks names its GPUs track by track, not at its minimum.
+        named = cc if tracked and len(nums) == 1 else _cc_named(cc)
+        part = f"{_lessons_text(nums)} from {'compute capability ' if not parts else ''}" \
+               f"{named}{f' for {why}' if why else ''}"
+        if tracked and len(nums) == 1:
+            part += f": {tracks_text(tracked[0])}"
+        parts.append(part)
+    text = "A CUDA GPU for the GPU parts: " + "; ".join(parts) + "."
+    top = groups[-1][0] if groups else None
+    below = [c for c in GPU_EXAMPLES if top and records.cc_value(c) < records.cc_value(top)]
+    if below and len(groups) > 1:
+        cc = max(below, key=records.cc_value)
+        runs = [l.num for l in lessons if records.cc_value(l.min_cc) <= records.cc_value(cc)]
+        not_run = [l for l in lessons if records.cc_value(l.min_cc) > records.cc_value(cc)]
+        why = records.and_list(sorted({l.min_cc_for for l in not_run if l.min_cc_for}))
+        text += (f" A GPU of compute capability {_cc_named(cc)} runs {_lessons_text(runs)} and no "
+                 f"part of {_lessons_text([l.num for l in not_run])}"
+                 f"{f' (it has no {why})' if why else ''}.")
+    return text
+
+
+def gpu_needed(lesson):
+    """The front page's "GPU needed" cell of `lesson`: "compute capability 7.5", or with tracks
+    "compute capability 9.0 (TMA): 9.0 every rung (...); 10.0 and 12.0 the portable rung (...)"."""
+    text = f"compute capability {lesson.min_cc}{f' ({lesson.min_cc_for})' if lesson.min_cc_for else ''}"
+    if lesson.tracks:
+        text += ": " + "; ".join(f"{records.and_list(t.cc)} {t.runs}" for t in lesson.tracks)
+    return text

@@ -511,8 +511,11 @@ def front_page(lessons, titles, charts, gpus, project, book):
             page.add("| # | chapter | GPU needed | you write in |")
             page.add("|---|---------|------------|--------------|")
             for l in lessons:
+                # What each GPU runs, from the records, as the README's generated line says it.
                 page.add(f'| {l.num} | \\subpage lesson{l.num} "{ref_text(l.title)}" | '
-                         f"compute capability {l.min_cc} | `exercises/{l.dir}/` |")
+                         f"{bookdata.gpu_needed(l)} | `exercises/{l.dir}/` |")
+            page.add("")
+            page.add(bookdata.gpu_requirements(lessons))
             page.add("")
         elif line.strip() == "@@CLAIM@@":
             page.add(bookdata.headline_claim(gpus))

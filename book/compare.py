@@ -474,6 +474,14 @@ def mine_paragraph(lesson, mine, same, gpus):
         else:
             text += ". The reference solution has not been measured on any GPU here."
     target = lesson.learner_target_pct if hasattr(lesson, "learner_target_pct") else None
+    track = lesson.track_of(kernel) if getattr(lesson, "tracks", None) else None
+    if getattr(lesson, "tracks", None):
+        # Your GPU's track, by the headline it timed: its target, or none set yet.
+        target = lesson.track_target(track) if track else None
+        if target is None:
+            text += (" No target is set yet for your GPU's track"
+                     + (f" ({track.name})" if track else "") + ": the reference solution has not "
+                     "been measured on such a GPU.")
     if target is not None:
         met = all(float(l["pct_of_cublas"]) >= target for l in yours) and not failed
         text += (f" Your target for this lesson (`make grade PERF=1`) is ≥ {target:g}% of "

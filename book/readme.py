@@ -13,6 +13,9 @@ readme`; `make bench` does it too, after writing the data):
 
 - `claim`: one sentence, how close the last lesson's headline kernel comes to cuBLAS on the H200
   (the same sentence as the book's front page: bookdata.headline_claim);
+- `gpus`: the GPU each lesson needs, from the records alone (min_cc, min_cc_for and the tracks
+  of lessons/NN-slug/lesson.toml: bookdata.gpu_requirements; the book's front page has the same
+  per lesson);
 - `results`: per lesson, the headline kernel's % of cuBLAS and TFLOP/s at the target sizes, the
   reference solution's target (the solution_target of lessons/NN-slug/lesson.toml) and whether
   the data meets it.
@@ -120,7 +123,13 @@ def results_block(gpus):
     return "\n".join(out)
 
 
-GENERATORS = {"claim": claim_block, "results": results_block}
+def gpus_block(gpus):
+    """The Requirements' GPU line: what each lesson needs, from the records alone."""
+    return textwrap.fill(bookdata.gpu_requirements(), width=100, initial_indent="- ",
+                         subsequent_indent="  ", break_long_words=False, break_on_hyphens=False)
+
+
+GENERATORS = {"claim": claim_block, "gpus": gpus_block, "results": results_block}
 
 
 # ---- the chapters' measured figures ----------------------------------------------------------------

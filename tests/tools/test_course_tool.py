@@ -9,7 +9,8 @@ describes it) and print a console report. A fake grader's test cases depend on t
 the exercise it "was built from": a region still calling not_implemented fails NOT IMPLEMENTED,
 one holding BUG fails with a "likely cause", one holding CRASH kills the grader, any other passes;
 the GPU part is skipped unless FAKE_GPU=1. The fake lesson program prints a measurement line only
-when asked for --headline-only. The tools are copied in, so they read the fake course and write
+when asked for --headline-only, of the kernel FAKE_KERNEL names (the headline of the faked GPU's
+track, in a lesson with tracks: "portable_gemm" for an RTX 50 series card). The tools are copied in, so they read the fake course and write
 its state there: nothing here touches the real repository. CPU only, standard library only, a few
 seconds.
 
@@ -155,11 +156,12 @@ print("test cases: %d | %d passed | %d failed" % (passed + failed, passed, faile
 sys.exit(1 if failed else 0)
 '''
 
-# A fake lesson program: the measurement line of its headline kernel, timed alone, when asked.
+# A fake lesson program: the measurement line of its headline kernel, timed alone, when asked (the
+# kernel FAKE_KERNEL names: a GPU's track, where a lesson has tracks).
 PROGRAM = r"""#!/usr/bin/env bash
 for a in "$@"; do
   if [ "$a" = "--headline-only" ]; then
-    echo '{"schema": "course.measurement/1", "lesson": "__NUM__", "kernel": "k", "M": 4096, "N": 4096, "K": 4096, "ms": 1.0, "spread": 0.01, "tflops": 6.0, "cublas_ms": 0.1, "cublas_tflops": 50.0, "pct_of_cublas": '"${FAKE_PCT:-12.5}"', "checked": false, "passed": false, "headline": true, "gpu": "fake", "precision": "fp32"}'
+    echo '{"schema": "course.measurement/1", "lesson": "__NUM__", "kernel": "'"${FAKE_KERNEL:-k}"'", "M": 4096, "N": 4096, "K": 4096, "ms": 1.0, "spread": 0.01, "tflops": 6.0, "cublas_ms": 0.1, "cublas_tflops": 50.0, "pct_of_cublas": '"${FAKE_PCT:-12.5}"', "checked": false, "passed": false, "headline": true, "gpu": "fake", "precision": "fp32"}'
   fi
 done
 echo "fake lesson program ran: $*"
@@ -459,6 +461,57 @@ class Records(unittest.TestCase):
         self.assertIn("r [measure]: profile entry '2048' is not one of the bench sizes", text)
         self.assertIn("names a size twice", "\n".join(problems('["1024", "1024"]')))
         self.assertIn("'profile' must be an array of strings", "\n".join(problems('"1024"')))
+
+
+    def test_the_tracks_of_lesson_11(self):
+        lesson11 = records.find("11")
+        self.assertEqual([(t.name, t.cc, t.headline) for t in lesson11.tracks],
+                         [("wgmma", ["9.0"], "hopper_gemm"),
+                          ("portable", ["10.0", "12.0"], "portable_gemm")])
+        self.assertEqual((lesson11.min_cc, lesson11.min_cc_for), ("9.0", "TMA"))
+        self.assertEqual(records.find("10").min_cc_for, "bf16 mma.sync")
+        # The first track's target is the lesson's (the reference GPU's); the portable track has
+        # none until a reference is measured on such a GPU.
+        self.assertEqual(lesson11.learner_target_pct, 80.0)
+        self.assertEqual(lesson11.track_target(lesson11.track_of("hopper_gemm")), 80.0)
+        self.assertIsNone(lesson11.track_target(lesson11.track_of("portable_gemm")))
+        self.assertIsNone(lesson11.track_of("some_kernel"))
+        self.assertIsNone(records.find("10").track_of("hopper_gemm"))
+
+    def test_the_problems_of_tracks(self):
+        base = ('number = 3\nslug = "naive"\ntitle = "t"\nchapter = "lesson03"\nmin_cc = "9.0"\n'
+                'precision = "fp32"\nkind = "gemm"\nparts = ["gpu"]\nhints = "hints.md"\nTOP\n'
+                '[[task]]\ntitle = "t"\ntag = "task_1"\nregions = ["r"]\n'
+                '[[track]]\nname = "a"\ncc = ["9.0"]\nheadline = "k1"\nruns = "all"\n'
+                'learner_target = 50\n'
+                '[[track]]\nname = "b"\ncc = CC\nheadline = "K2"\nruns = "some"\n')
+
+        def problems(cc='["10.0", "12.0"]', top="", headline="k2"):
+            rec = tomlsubset.loads(base.replace("CC", cc).replace("TOP", top)
+                                   .replace("K2", headline), "r")
+            return "\n".join(records.record_problems("03", "naive", rec, "r"))
+
+        self.assertEqual(problems(), "")
+        self.assertIn("r [[track]] 2: cc 8.9 is below the lesson's min_cc 9.0", problems('["8.9"]'))
+        self.assertIn("r [[track]] 2: cc 9.0 is in track 1 too", problems('["9.0"]'))
+        self.assertIn("cc '12' is not a compute capability", problems('["12"]'))
+        self.assertIn("'cc' names no compute capability", problems("[]"))
+        self.assertIn("the headline 'k1' is track 1's too", problems(headline="k1"))
+        self.assertIn("learner_target is given per track", problems(top="learner_target = 5"))
+        rec = tomlsubset.loads(base.replace("CC", '["10.0"]').replace("TOP", "")
+                               .replace("K2", "k2").replace("learner_target = 50", "runs2 = 1"),
+                               "r")
+        self.assertIn("r [[track]] 1: unknown key 'runs2'",
+                      "\n".join(records.record_problems("03", "naive", rec, "r")))
+
+
+class PartStates(unittest.TestCase):
+    def test_the_states_of_a_part_are_an_enum(self):
+        from course import judge
+        self.assertEqual([s.value for s in judge.PartState],
+                         ["none", "skipped", "passed", "not started", "failing", "crashed"])
+        self.assertEqual(f"{judge.PartState.NOT_STARTED}", "not started")
+        self.assertEqual(judge.PartState("skipped"), "skipped")
 
 
 class Reports(unittest.TestCase):
@@ -1438,6 +1491,62 @@ class Performance(Base):
         self.assertEqual([l.split("--target ")[1] for l in calls.read_text().splitlines()],
                          ["test01"])
 
+    def tracks(self):
+        """Lesson 02 with two tracks, as lesson 11's record has them: a target on 9.0, none yet on
+        10.0 and 12.0."""
+        record = self.c.record("02")
+        self.c.edit(record, "learner_target = 10\n", "")
+        self.c.edit(record, 'min_cc = "7.5"', 'min_cc = "9.0"\nmin_cc_for = "TMA"')
+        record.write_text(record.read_text() + (
+            '\n[[track]]\nname = "wgmma"\ncc = ["9.0"]\nheadline = "hopper_gemm"\n'
+            'runs = "every rung"\nlearner_target = 10\n'
+            '\n[[track]]\nname = "portable"\ncc = ["10.0", "12.0"]\nheadline = "portable_gemm"\n'
+            'runs = "the portable rung"\n'))
+        self.c.fill("02", SOLVED)
+
+    def test_the_target_is_the_gpus_tracks(self):
+        self.tracks()
+        # A Hopper GPU times the wgmma headline: held to its track's target.
+        hopper = {"FAKE_GPU": "1", "FAKE_KERNEL": "hopper_gemm", "FAKE_PCT": "4"}
+        rc, out, _ = self.c.run("grade", "2", "--perf", env=hopper)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("performance: missed (4.0% of cuBLAS on this GPU, target 10% (wgmma track: "
+                      "hopper_gemm))", out)
+        # An RTX 50 series card times the portable headline, whose track has no target yet: never
+        # "missed".
+        rtx50 = {"FAKE_GPU": "1", "FAKE_KERNEL": "portable_gemm", "FAKE_PCT": "4"}
+        rc, out, _ = self.c.run("grade", "2", "--perf", env=rtx50)
+        self.assertEqual(rc, 0, out)
+        flat = " ".join(out.split())
+        self.assertIn("performance: no target for this GPU yet (4.0% of cuBLAS on this GPU, the "
+                      "portable track (portable_gemm, compute capability 10.0 and 12.0): the "
+                      "reference solution has not been measured on such a GPU, so no target is "
+                      "set)", flat)
+        self.assertNotIn("missed", out)
+        self.assertEqual(self.c.state()["lessons"]["02"]["perf"], "no target for this GPU yet")
+        rc, out, _ = self.c.run("grade", "--perf", env=rtx50)
+        self.assertRegex(out, r"02 .*4\.0% +- +no target for this GPU yet")
+        self.assertNotIn("targets, by the GPU's track", out)
+        rc, out, _ = self.c.run("watch", "2", "--once", "--perf", env=rtx50)
+        self.assertIn("performance: no target for this GPU yet", out)
+        # A headline no track names: no target either.
+        rc, out, _ = self.c.run("grade", "2", "--perf", env=dict(rtx50, FAKE_KERNEL="other"))
+        self.assertIn("performance: no target for this GPU yet (4.0% of cuBLAS on this GPU, with "
+                      "other, a headline no track of the lesson's record names)", out)
+
+    def test_without_a_gpu_every_tracks_target_is_said(self):
+        self.tracks()
+        rc, out, _ = self.c.run("grade", "2", "--perf")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("performance: not measured (targets 10% of cuBLAS on compute capability 9.0 "
+                      "(wgmma: hopper_gemm); none yet on 10.0 and 12.0 (portable: portable_gemm); "
+                      "measuring it needs a GPU)", " ".join(out.split()))
+        rc, out, _ = self.c.run("grade", "--perf")
+        self.assertRegex(out, r"02 .* 10% / - +not measured")
+        self.assertIn("lesson 02's targets, by the GPU's track: 10% of cuBLAS on compute capability "
+                      "9.0 (wgmma: hopper_gemm); none yet on 10.0 and 12.0 (portable: "
+                      "portable_gemm)", " ".join(out.split()))
+
     def test_perf_without_a_gpu_is_not_measured(self):
         self.c.fill("02", SOLVED)
         rc, out, _ = self.c.run("grade", "2", "--perf")
@@ -1535,6 +1644,26 @@ class Hints(Base):
         # On a machine without a GPU, task 1's CPU part passing is enough to move on.
         self.c.run("grade", "1")
         self.assertIn("task 2: twice the answer, hint 2 of 2", self.c.run("hint", "1")[1])
+
+    def test_hint_and_grade_give_one_verdict(self):
+        # Without a GPU, every task written: grade-1 says the lesson has not passed, and so does
+        # hint-1, never that every task has.
+        self.c.fill("01", SOLVED)
+        rc, out, _ = self.c.run("grade", "1")
+        self.assertIn("CPU part passed; GPU part not run", out)
+        self.assertNotIn("PASSED", out)
+        rc, out, _ = self.c.run("hint", "1")
+        self.assertEqual(rc, 0, out)
+        self.assertNotIn("has passed", out)
+        self.assertIn("(lesson 01 has not passed: no task of it fails here, but tasks 1 and 2 wait "
+                      "for their GPU part (no CUDA device (fake)); the hints of task 1:)", out)
+        self.assertIn("task 1: the answer, hint 1 of 3", out)
+        # With a GPU the lesson passes, and then every task has.
+        rc, out, _ = self.c.run("grade", "1", env={"FAKE_GPU": "1"})
+        self.assertIn("PASSED", out)
+        rc, out, _ = self.c.run("hint", "1")
+        self.assertIn("(every task of lesson 01 has passed; the last task's hints:)", out)
+        self.assertIn("task 2: twice the answer, hint 1 of 2", out)
 
     def test_an_older_count_for_the_whole_lesson_is_spread_over_the_tasks(self):
         progress = self.c.root / ".course" / "progress.json"
@@ -1659,6 +1788,20 @@ class Watch(Base):
         self.assertIn("alpha_fn  in exercises/01-alpha/alpha.cpp", out)
         self.assertIn("the GPU part did not run: no CUDA device (fake)", out)
         self.assertIn("make hint-1 gives a hint for task 1 (0 of 3 seen)", out)
+
+    def test_watch_and_grade_say_the_verdict_in_the_same_words(self):
+        for template, env in ((BUGGY, {}), (HALF, {"FAKE_GPU": "1"}), (SOLVED, {}),
+                              (STUB, {})):
+            self.c.fill("01", template)
+            rc_grade, grade, _ = self.c.run("grade", "1", env=env)
+            rc_watch, watch, _ = self.c.run("watch", "1", "--once", "--no-build", env=env)
+            self.assertEqual(rc_grade, rc_watch, (template, grade, watch))
+            # The grade's words for what comes next, every line of them, are the watch's.
+            tail = grade.split("(your exercises): ", 1)[1].splitlines()[1:]
+            said = [l for l in tail if l.strip() and not l.startswith("(each test case")]
+            self.assertTrue(said, grade)
+            for line in said:
+                self.assertIn(line.replace(" make grade-1 shows the whole report.", ""), watch)
 
     def test_once_on_a_failure_shows_the_diagnosis(self):
         self.c.fill("01", BUGGY)

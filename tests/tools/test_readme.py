@@ -8,6 +8,7 @@ CPU only, standard library only, well under a second.
 
 import json
 import shutil
+import types
 import sys
 import tempfile
 import unittest
@@ -74,6 +75,11 @@ README = """# Title
 
 <!-- BEGIN GENERATED: claim (make readme) -->
 <!-- END GENERATED: claim -->
+
+## Requirements
+
+<!-- BEGIN GENERATED: gpus (make readme) -->
+<!-- END GENERATED: gpus -->
 
 Text.
 
@@ -255,6 +261,71 @@ class Readme(unittest.TestCase):
         # Every chapter has one.
         for rel, generators in readme.CHAPTER_GENERATORS.items():
             self.assertIn(f"printed-{Path(rel).parent.name[:2]}", generators)
+
+    def test_the_gpu_line_comes_from_the_records(self):
+        text = " ".join(bookdata.gpu_requirements().split())
+        for said in ("A CUDA GPU for the GPU parts: lessons 01 to 09 from compute capability 7.5 "
+                     "(T4, RTX 20 series);",
+                     "lesson 10 from 8.0 (A100) for bf16 mma.sync;",
+                     "lesson 11 from 9.0 for TMA: on 9.0 (H100, H200) every rung (wgmma and the "
+                     "portable rung); on 10.0 and 12.0 (B200, RTX 50 series) the portable rung",
+                     "A GPU of compute capability 8.9 (L4, RTX 40 series) runs lessons 01 to 10 "
+                     "and no part of lesson 11 (it has no TMA)."):
+            self.assertIn(said, text)
+        # In the README: the block between its lines, and nothing of it depends on book/data/.
+        readme.update(self.readme, self.data)
+        flat = " ".join(self.readme.read_text().split())
+        self.assertIn("- A CUDA GPU for the GPU parts: lessons 01 to 09 from compute capability 7.5",
+                      flat)
+        empty = self.tmp / "empty"
+        empty.mkdir()
+        self.assertEqual(readme.blocks(empty)["gpus"], readme.blocks(self.data)["gpus"])
+        # The book's front page, lesson by lesson.
+        self.assertEqual(bookdata.gpu_needed(bookdata.records.find("03")), "compute capability 7.5")
+        self.assertEqual(bookdata.gpu_needed(bookdata.records.find("10")),
+                         "compute capability 8.0 (bf16 mma.sync)")
+        self.assertEqual(bookdata.gpu_needed(bookdata.records.find("11")),
+                         "compute capability 9.0 (TMA): 9.0 every rung (wgmma and the portable "
+                         "rung); 10.0 and 12.0 the portable rung (TMA, mma.sync)")
+
+    def test_the_gpu_line_follows_a_change_of_record(self):
+        def lesson(num, cc, why=None, tracks=()):
+            return types.SimpleNamespace(num=num, min_cc=cc, min_cc_for=why, tracks=list(tracks))
+        track = types.SimpleNamespace(cc=["8.6", "8.9"], runs="the new kernel")
+        text = " ".join(bookdata.gpu_requirements(
+            [lesson("01", "7.5"), lesson("02", "8.0", "cp.async"), lesson("03", "7.5"),
+             lesson("04", "8.6", "something", [track])]).split())
+        self.assertEqual(text, "A CUDA GPU for the GPU parts: lessons 01 and 03 from compute "
+                               "capability 7.5 (T4, RTX 20 series); lesson 02 from 8.0 (A100) for "
+                               "cp.async; lesson 04 from 8.6 for something: on 8.6 and 8.9 (RTX 30 "
+                               "series, L4, RTX 40 series) the new kernel. A GPU of compute "
+                               "capability 8.0 (A100) runs lessons 01 to 03 and no part of lesson "
+                               "04 (it has no something).")
+        # One minimum for every lesson: nothing to say of older GPUs.
+        self.assertEqual(bookdata.gpu_requirements([lesson("01", "7.5"), lesson("02", "7.5")]),
+                         "A CUDA GPU for the GPU parts: lessons 01 and 02 from compute capability "
+                         "7.5 (T4, RTX 20 series).")
+
+    def test_your_target_in_the_book_is_your_gpus_track(self):
+        import compare
+        lesson11 = bookdata.records.find("11")
+        mine_dir = self.data / bookdata.MINE_DIR
+        mine_dir.mkdir()
+
+        def paragraph(kernel, gpu):
+            line = dict(gemm("11", kernel, 4096, 50.0, precision="bf16", build="mine"), gpu=gpu)
+            (mine_dir / "mine.jsonl").write_text(json.dumps(dict(META, gpu=gpu)) + "\n"
+                                                 + json.dumps(line) + "\n")
+            (mine, same), = bookdata.load_mine(self.data)
+            return " ".join(compare.mine_paragraph(lesson11, mine, same,
+                                                   bookdata.load(self.data)).split())
+
+        text = paragraph("hopper_gemm", META["gpu"])
+        self.assertIn("Your target for this lesson (`make grade PERF=1`) is ≥ 80% of cuBLAS: not "
+                      "met yet.", text)
+        text = paragraph("portable_gemm", "NVIDIA GeForce RTX 5090")
+        self.assertIn("No target is set yet for your GPU's track (portable)", text)
+        self.assertNotIn("80%", text)
 
     def test_without_data_it_says_so(self):
         empty = self.tmp / "empty"

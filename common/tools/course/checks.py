@@ -7,7 +7,7 @@ from pathlib import Path
 
 from . import records
 from .building import build_targets
-from .judge import report_path, run_part
+from .judge import PartState, report_path, run_part
 from .hints import check_hints
 from .regions import regions_of, split_regions
 from .report import ReportError, read_report
@@ -303,10 +303,10 @@ def cmd_check_stubs(args):
         checked, ok = False, True
         for part in records.PARTS:
             p = run_part(args.build, binary, part, lesson)
-            if p.state in ("none", "skipped"):
+            if p.state in (PartState.NONE, PartState.SKIPPED):
                 continue
             checked = True
-            if p.state != "not started":
+            if p.state != PartState.NOT_STARTED:
                 bad += 1
                 ok = False
                 print(f"lesson {lesson.num} [{part}]: the stub should fail every test with NOT "
@@ -361,10 +361,10 @@ def cmd_self_check(args):
         sol_states, stub_states = [], []
         for part in records.PARTS:
             p = run_part(build, build / "bin" / f"test{lesson.num}", part, lesson)
-            if p.state == "none":
+            if p.state == PartState.NONE:
                 continue
             sol_states.append(f"{part} {p.state}")
-            if p.state not in ("passed", "skipped"):
+            if p.state not in (PartState.PASSED, PartState.SKIPPED):
                 problems.append(f"lesson {lesson.num} [{part}]: the reference solution should pass "
                                 f"its grader, which says '{p.state}'"
                                 f"{': ' + p.reason if p.reason else ''}:\n{p.out.rstrip()}")
@@ -374,11 +374,11 @@ def cmd_self_check(args):
         else:
             for part in records.PARTS:
                 p = run_part(build, build / "bin" / f"grade{lesson.num}", part, lesson)
-                if p.state == "none":
+                if p.state == PartState.NONE:
                     continue
                 stub_states.append(f"{part} {p.state}")
-                if p.state not in ("not started", "skipped"):
-                    what = "crashed" if p.state == "crashed" else f"says '{p.state}'"
+                if p.state not in (PartState.NOT_STARTED, PartState.SKIPPED):
+                    what = "crashed" if p.state == PartState.CRASHED else f"says '{p.state}'"
                     problems.append(f"lesson {lesson.num} [{part}]: the untouched stub should fail "
                                     f"every test with NOT IMPLEMENTED, but its grader {what}:\n"
                                     f"{p.out.rstrip()[-3000:]}")

@@ -12,11 +12,11 @@ from . import figures as course_figures
 from . import records
 from .building import (build_targets, compile_errors, has_quick_grader, lesson_targets,
                        say_building, try_build)
-from .judge import grade_lesson, perf_verdict
+from .hints import hints_seen
+from .judge import Verdict, grade_lesson, perf_target, perf_verdict, target_cell
 from .progress import Progress, Status, progress_bar
-from .screens import (STATUS_COLOR, TABLE_WIDTH, fit_table, gpu_not_run_line, logs_line,
-                      next_lines, parts_line, solution_lines, status_label, status_words,
-                      task_lines, waiting_lines)
+from .screens import (STATUS_COLOR, TABLE_WIDTH, fit_table, logs_line, parts_line,
+                      status_label, status_words, task_lines, verdict_lines, waiting_lines)
 from .util import EXIT_GPU_TOO_OLD, EXIT_NO_GPU, ROOT, SOURCE_SUFFIXES, paint
 
 def say(text, width=TABLE_WIDTH):
@@ -53,34 +53,19 @@ def cmd_grade(args):
         verdict = perf_verdict(result) if args.perf else None
         if verdict:
             print(f"performance: {verdict[0]} ({verdict[1]})")
+        seen = None
         if not args.solution:
             progress = Progress()
             progress.record(lesson, result, verdict[0] if verdict else None)
             progress.save()
-        nxt = result.first_unfinished()
-        if result.status == Status.NOT_STARTED:
-            print(f"The stub is untouched: open exercises/{lesson.dir}/ and look for BEGIN EXERCISE."
-                  f" make hint-{lesson.n} gives a hint for task {nxt.task.number if nxt else 1}.")
-        elif result.status == Status.FAILING and any(t.status == Status.FAILING for t in result.tasks):
-            task = f" for task {nxt.task.number}" if nxt else ""
-            print(f"Read the first failure above: it says where and the likely cause. "
-                  f"make hint-{lesson.n} gives a hint{task}.")
-        elif result.status == Status.FAILING:
-            if nxt is not None:
-                print(f"Task {nxt.task.number} ({nxt.task.title}) is next: make hint-{lesson.n} "
-                      f"gives a hint for it.")
-            else:
-                print("Read what went wrong above.")
-        elif result.status == Status.SKIPPED:
-            print(f"Nothing of lesson {lesson.num} runs on this machine: {result.gpu_reason}.")
-        elif result.status == Status.CPU_ONLY:
-            print("Not passed yet: " + gpu_not_run_line(result))
-        elif result.status == Status.PASSED and not args.solution:
-            print("\n" + "\n".join(solution_lines(lesson)))
-            print("\n" + "\n".join(next_lines(lesson)))
+            seen = hints_seen(lesson, progress, args.build)
+        judged = Verdict.from_result(result, args.solution)
+        lines = verdict_lines(judged, seen(judged.next_task) if seen else None)
+        gap = "\n" if judged.status in (Status.PASSED, Status.CPU_ONLY) else ""
+        print(gap + "\n".join(lines))
         if result.status != Status.PASSED and logs_line(result):
             print(logs_line(result))
-        return 0 if result.status in (Status.PASSED, Status.SKIPPED, Status.CPU_ONLY) else 1
+        return judged.exit_code
 
     broken = set()
     if not args.no_build:
@@ -89,7 +74,7 @@ def cmd_grade(args):
             return 1
 
     progress = None if args.solution else Progress()
-    rows, statuses, reasons, results = [], [], set(), []
+    rows, statuses, reasons, results, per_track = [], [], set(), [], []
     for lesson in records.lessons():
         if lesson.num in broken:  # nothing of it ran: a row that says so, no record of it
             rows.append([lesson.num, lesson.title, Status.DOES_NOT_COMPILE, "-", "-", "-", "-"] +
@@ -113,8 +98,10 @@ def cmd_grade(args):
                passed_at if status == Status.PASSED else "-",
                "-" if result.pct is None else f"{result.pct:.1f}%"]
         if args.perf:
-            target = lesson.target_pct
-            row += ["-" if target is None else f"{target:g}%", verdict[0]]
+            row += [target_cell(result), verdict[0]]
+            if lesson.tracks and perf_target(result)[1] is None:
+                per_track.append(f"lesson {lesson.num}'s targets, by the GPU's track: "
+                                 f"{lesson.targets_text()}")
         rows.append(row)
         statuses.append(status)
     if progress:
@@ -151,6 +138,8 @@ def cmd_grade(args):
     if args.perf:
         say("performance: % of cuBLAS on this GPU against the record's learner target; it never "
               "changes whether a lesson passes.")
+        for line in per_track:
+            say(line)
     if broken:
         say(f"does not compile: lesson{'s' if len(broken) > 1 else ''} {', '.join(sorted(broken))}"
               f" (the first error is above the table; make grade-N shows a lesson's)")

@@ -11,7 +11,9 @@ import re
 from pathlib import Path
 
 from . import records
-from .progress import Progress, Status
+from .judge import Verdict
+from .progress import Progress
+from .screens import hint_heading
 from .util import ROOT
 
 TASK_HEADING = re.compile(r"^## +Task +(\d+)\s*(?::\s*(.*?))?\s*$", re.M)
@@ -104,14 +106,16 @@ def seen_counts(lesson, entry, build=None):
     return out
 
 
-def first_unfinished(lesson, entry):
-    """The first task of `lesson` not passed yet, by the last grade of it (task 1 before any); None
-    when every task has passed."""
-    tasks = entry.get("tasks", {})
-    for t in lesson.tasks:
-        if tasks.get(t.key, {}).get("status") not in (Status.PASSED, Status.CPU_ONLY):
-            return t
-    return None
+def hints_seen(lesson, progress, build=None):
+    """A function of a task: (hints of it seen, its hints), or None for a task without hints."""
+    seen, hints = seen_counts(lesson, progress.get(lesson.num), build), task_hints(lesson)
+
+    def of(task):
+        if task is None or not hints.get(task.number):
+            return None
+        return seen.get(task.key, 0), len(hints[task.number])
+
+    return of
 
 
 def cmd_hint(args):
@@ -134,9 +138,11 @@ def cmd_hint(args):
                 print(f"\n---- hint {i} of {len(mine)} ----\n\n{hint}")
             seen[t.key] = len(mine)
     else:
-        task = first_unfinished(lesson, e)
-        done = task is None
-        task = task or lesson.tasks[-1]
+        # The task the last grade's verdict says is next; with none, the verdict says why.
+        verdict = Verdict.from_progress(lesson, e)
+        heading = hint_heading(verdict)
+        task = verdict.next_task or (verdict.waiting[0] if verdict.waiting and
+                                     not verdict.every_task_passed else lesson.tasks[-1])
         mine = hints.get(task.number, [])
         if not mine:
             print(f"Lesson {lesson.num}, task {task.number} ({task.title}) has no hints yet "
@@ -144,8 +150,8 @@ def cmd_hint(args):
             return 0
         shown = min(seen.get(task.key, 0) + 1, len(mine))
         seen[task.key] = shown
-        if done:
-            print(f"(every task of lesson {lesson.num} has passed; the last task's hints:)")
+        if heading:
+            print(heading)
         print(f"Lesson {lesson.num} ({lesson.title}), task {task.number}: {task.title}, hint "
               f"{shown} of {len(mine)}:\n")
         print(mine[shown - 1])

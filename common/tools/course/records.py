@@ -37,6 +37,7 @@ TOP_KEYS = schema.keys(schema.Record)
 MEASURE_KEYS = schema.keys(schema.Measure)
 METRIC_KEYS = schema.keys(schema.Metric)
 TASK_KEYS = schema.keys(schema.Task)
+TRACK_KEYS = schema.keys(schema.Track)
 
 
 class RecordError(Exception):
@@ -157,6 +158,8 @@ class Lesson:
         self.hints_file = record.hints
         self.solution_target = record.solution_target
         self.learner_target = record.learner_target
+        self.min_cc_for = record.min_cc_for
+        self.tracks = list(record.track)
         self.ragged_args = record.measure.ragged
         self.sanitize = list(record.measure.sanitize)
         self.bench = list(record.measure.bench)
@@ -197,9 +200,34 @@ class Lesson:
 
     @property
     def learner_target_pct(self):
-        """The learner's performance target, % of cuBLAS (`make grade PERF=1`), or None."""
-        parsed = parse_target(self.learner_target, approx_allowed=False)
+        """The learner's performance target, % of cuBLAS (`make grade PERF=1`), or None; in a
+        lesson with tracks, the first track's (the reference GPU's): track_target() gives each
+        GPU's."""
+        value = self.tracks[0].learner_target if self.tracks else self.learner_target
+        parsed = parse_target(value, approx_allowed=False)
         return parsed[0] if parsed else None
+
+    def track_of(self, kernel):
+        """The track whose headline kernel is `kernel` (what the GPU timed), or None (no tracks, or
+        a kernel none of them names)."""
+        return next((t for t in self.tracks if t.headline == kernel), None)
+
+    def track_target(self, track):
+        """The learner's target on the GPUs of `track`, % of cuBLAS, or None while it has none."""
+        parsed = parse_target(track.learner_target, approx_allowed=False)
+        return parsed[0] if parsed else None
+
+    def targets_text(self):
+        """The learner's targets of a lesson with tracks, as a line says them: "80% of cuBLAS on
+        compute capability 9.0 (wgmma: hopper_gemm); none yet on 10.0 and 12.0 (portable:
+        portable_gemm)"; "" without tracks."""
+        parts = []
+        for i, t in enumerate(self.tracks):
+            target = self.track_target(t)
+            on = ("compute capability " if i == 0 else "") + and_list(t.cc)
+            parts.append(f"{f'{target:g}% of cuBLAS' if target is not None else 'none yet'} on {on} "
+                         f"({t.name}: {t.headline})")
+        return "; ".join(parts)
 
     @property
     def solution_target_pct(self):
@@ -228,6 +256,12 @@ class Lesson:
             if t.tag in tags:
                 return t
         return self.tasks[-1] if self.tasks else None
+
+
+def and_list(items):
+    """"a", "a and b", "a, b and c"."""
+    items = list(items)
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
 
 def read_manifest(path=None):
@@ -265,6 +299,7 @@ def record_problems(num, slug, record, where):
                             f"[task_{i}]), not {t.get('tag')!r}")
         if _is(t.get("regions"), LIST) and not t["regions"]:
             problems.append(f"{where} [[task]] {i}: 'regions' names no fill-in region")
+    problems += track_problems(record, where)
     if "task" in record and not tasks:
         problems.append(f"{where}: no [[task]]: a lesson has at least one task")
     if _is(record.get("number"), INT) and record["number"] != int(num):
@@ -314,6 +349,48 @@ def record_problems(num, slug, record, where):
             shlex.split(measure["ragged"])
         except ValueError as e:
             problems.append(f"{where} [measure]: ragged cannot be split into arguments ({e})")
+    return problems
+
+
+def cc_value(cc):
+    """A compute capability as a number to compare: "12.0" -> (12, 0)."""
+    major, minor = cc.split(".")
+    return int(major), int(minor)
+
+
+def track_problems(record, where):
+    """What is wrong with a record's [[track]] tables: their compute capabilities (valid, at least
+    min_cc, each in one track), their headline kernels (each in one track), their targets."""
+    tracks = record.get("track", []) if _is(record.get("track"), TABLES) else []
+    min_cc = record.get("min_cc") if _is(record.get("min_cc"), STR) else None
+    problems, seen_cc, seen_headline = [], {}, {}
+    for i, t in enumerate(tracks, 1):
+        at = f"{where} [[track]] {i}"
+        problems += _check_keys(t, TRACK_KEYS, at)
+        ccs = t.get("cc") if _is(t.get("cc"), LIST) else []
+        if "cc" in t and not ccs:
+            problems.append(f"{at}: 'cc' names no compute capability")
+        for cc in ccs:
+            if not re.fullmatch(r"\d+\.\d", cc):
+                problems.append(f"{at}: cc {cc!r} is not a compute capability like \"9.0\"")
+                continue
+            if min_cc and re.fullmatch(r"\d+\.\d", min_cc) and cc_value(cc) < cc_value(min_cc):
+                problems.append(f"{at}: cc {cc} is below the lesson's min_cc {min_cc}")
+            if cc in seen_cc:
+                problems.append(f"{at}: cc {cc} is in track {seen_cc[cc]} too: a GPU takes one track")
+            seen_cc.setdefault(cc, i)
+        headline = t.get("headline")
+        if _is(headline, STR):
+            if headline in seen_headline:
+                problems.append(f"{at}: the headline {headline!r} is track "
+                                f"{seen_headline[headline]}'s too")
+            seen_headline.setdefault(headline, i)
+        if "learner_target" in t and parse_target(t["learner_target"], False) is None:
+            problems.append(f"{at}: the learner target {t['learner_target']!r} is not a positive "
+                            f"number (% of cuBLAS); leave the key out while there is none")
+    if tracks and "learner_target" in record:
+        problems.append(f"{where}: learner_target is given per track ([[track]]) in a lesson with "
+                        f"tracks, not for the whole lesson")
     return problems
 
 

@@ -68,6 +68,35 @@ class Task:
 
 
 @dataclasses.dataclass
+class Track:
+    """[[track]]: one of the kernels a lesson times as its headline, where GPUs differ in what they
+    run (lesson 11: "wgmma" on compute capability 9.0, "portable" on 10.0 and 12.0). A GPU's track
+    is the one whose headline kernel its lesson program timed. The first track is the reference
+    GPU's, where `solution_target` is measured. Without tracks, a lesson has one headline kernel on
+    every GPU from min_cc, and `learner_target` is its target."""
+
+    name: str
+    """The track's name, in a word ("wgmma", "portable")."""
+
+    cc: List[str]
+    """The compute capabilities of the GPUs that take it ("9.0"; each at least min_cc, in one
+    track only): the README's and the book's GPU lines name them."""
+
+    headline: str
+    """The headline kernel the lesson program times on those GPUs, as its measurement lines name
+    it ("hopper_gemm"): `make grade PERF=1` knows the GPU's track by it."""
+
+    runs: str
+    """What those GPUs run of the lesson, in a few words ("the portable rung (TMA, mma.sync)"):
+    the README's and the book's GPU lines say it."""
+
+    learner_target: Optional[float] = None
+    """What `make grade PERF=1` holds your headline kernel to on those GPUs, % of cuBLAS. Left out
+    while no reference solution has been measured on such a GPU: the verdict is then "no target
+    for this GPU yet"."""
+
+
+@dataclasses.dataclass
 class Record:
     """A lesson's record. Neither target ever decides whether a lesson passes: correctness alone
     does."""
@@ -86,7 +115,7 @@ class Record:
 
     min_cc: str
     """The minimum compute capability, e.g. "7.5" (the build: COURSE_LESSON_MIN_CC, and the
-    grader's GPU part skips below it)."""
+    grader's GPU part skips below it; the README's and the book's GPU lines)."""
 
     precision: str
     """"fp32", "bf16" or "none": the precision of the lesson's GEMM kernels."""
@@ -114,7 +143,15 @@ class Record:
 
     learner_target: Optional[float] = None
     """What `make grade PERF=1` holds your own kernel to on your own GPU (met or missed), somewhat
-    under what the reference solution reaches."""
+    under what the reference solution reaches. A lesson with tracks gives it per track instead."""
+
+    min_cc_for: Optional[str] = None
+    """What needs min_cc, in a few words, where it is above the course's lowest ("bf16 mma.sync",
+    "TMA"): the README's and the book's GPU lines say it."""
+
+    track: List[Track] = dataclasses.field(default_factory=list)
+    """The lesson's tracks, where GPUs differ in the headline kernel they time (lesson 11); empty:
+    one headline on every GPU."""
 
     measure: Measure = dataclasses.field(default_factory=Measure)
     """What the measuring targets run."""

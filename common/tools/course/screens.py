@@ -1,10 +1,12 @@
-"""The screens: how a graded lesson reads (make grade-N, make watch, make next): its status in
-words and colour, the parts' and tasks' lines with the first failure's diagnosis, where the
-reference solution is discussed, what comes next."""
+"""The screens: how a graded lesson reads (make grade-N, make watch, make next, make hint-N): its
+status in words and colour, the parts' and tasks' lines with the first failure's diagnosis, where
+the reference solution is discussed, what comes next (verdict_lines: one judge.Verdict, said in
+the same words by every command)."""
 
 import re
 
 from . import records
+from .judge import PartState
 from .progress import Status
 from .util import ROOT, SOURCE_SUFFIXES, rel
 
@@ -103,13 +105,13 @@ def parts_line(result):
              "crashed": "crashed"}
     out = []
     for name, p in result.parts.items():
-        if p.state == "none":
+        if p.state == PartState.NONE:
             continue
         n = sum(1 for c in p.cases if c.ran)
         bad = sum(1 for c in p.cases if c.ran and not c.passed)
-        if p.state == "skipped":
+        if p.state == PartState.SKIPPED:
             state = f"not run ({p.reason})"
-        elif p.state == "failing" and bad:
+        elif p.state == PartState.FAILING and bad:
             state = f"{bad} of {n} test case{'s' if n != 1 else ''} failing"
         else:
             state = words.get(p.state, p.state) + \
@@ -137,8 +139,9 @@ def task_lines(result, limit=24):
                 "these regions still call not_implemented):" if tr.todo_regions else
                 "they throw NOT IMPLEMENTED):"))
             out += [f"      {n.ljust(width)}  in {w}" for n, w in tr.todos]
-    crashed = [p.reason for p in result.parts.values() if p.state == "crashed" and not p.cases]
-    broken = [p.reason for p in result.parts.values() if p.state == "failing" and not p.cases]
+    parts = result.parts.values()
+    crashed = [p.reason for p in parts if p.state == PartState.CRASHED and not p.cases]
+    broken = [p.reason for p in parts if p.state == PartState.FAILING and not p.cases]
     out += crashed + broken
     return out
 
@@ -189,9 +192,55 @@ def next_lines(lesson, watching_all=False):
             f"  read lessons/{nxt.dir}/README.md, fill in exercises/{nxt.dir}/; {then}"]
 
 def gpu_not_run_line(result):
-    """What a CPU-only result means, in one line."""
+    """What a CPU-only result (a judge.Result or judge.Verdict) means, in one line."""
     return (f"the GPU part did not run: {result.gpu_reason}. The lesson counts as passed once its "
             f"GPU part runs and passes on a machine with a suitable GPU.")
+
+def verdict_lines(verdict, seen=None, watching_all=False, in_watch=False):
+    """What to do next, from a judge.Verdict: the lines under the tasks of `make grade-N` and
+    `make watch`, the same words in both (`make hint-N` heads its hints with hint_heading, from the
+    same verdict). `seen`: (hints seen, hints) of the next task, when known."""
+    lesson, status, nxt = verdict.lesson, verdict.status, verdict.next_task
+    hint = f"make hint-{lesson.n} gives a hint for task {nxt.number}" if nxt else \
+        f"make hint-{lesson.n} gives a hint"
+    if nxt and seen:
+        hint += f" ({seen[0]} of {seen[1]} seen)"
+    report = f" make grade-{lesson.n} shows the whole report." if in_watch else ""
+    if status == Status.NOT_STARTED:
+        return [f"The stub is untouched: open exercises/{lesson.dir}/ and look for BEGIN "
+                f"EXERCISE. {hint}.{report}"]
+    if status == Status.FAILING and verdict.diagnosed:
+        return [f"Read the first failure above: it says where and the likely cause. {hint}."
+                + report]
+    if status == Status.FAILING:
+        if nxt is not None:
+            return [f"Task {nxt.number} ({nxt.title}) is next: make hint-{lesson.n} gives a hint "
+                    f"for it.{report}"]
+        return ["Read what went wrong above." + report]
+    if status == Status.SKIPPED:
+        why = f": {verdict.gpu_reason}" if verdict.gpu_reason else ""
+        return [f"Nothing of lesson {lesson.num} runs on this machine{why}."]
+    if status == Status.CPU_ONLY:
+        return ["Not passed yet: " + gpu_not_run_line(verdict), ""] + \
+            next_lines(lesson, watching_all)
+    out = [] if verdict.solution else solution_lines(lesson) + [""]
+    return out + next_lines(lesson, watching_all)
+
+def hint_heading(verdict):
+    """The line above `make hint-N`'s hint when no task is left to work on here, from the verdict
+    of the last grade: every task passed, or the written ones wait for their GPU part (then never
+    "passed"); None when a task is failing or not started (its hints follow)."""
+    lesson = verdict.lesson
+    if verdict.next_task is not None:
+        return None
+    if verdict.waiting and not verdict.every_task_passed:
+        nums = records.and_list([str(t.number) for t in verdict.waiting])
+        why = f" ({verdict.gpu_reason})" if verdict.gpu_reason else ""
+        which = f"tasks {nums} wait for their" if len(verdict.waiting) > 1 else \
+            f"task {nums} waits for its"
+        return (f"(lesson {lesson.num} has not passed: no task of it fails here, but {which} "
+                f"GPU part{why}; the hints of task {verdict.waiting[0].number}:)")
+    return f"(every task of lesson {lesson.num} has passed; the last task's hints:)"
 
 def logs_line(result):
     logs = [rel(p.log) for p in result.parts.values() if p.log]

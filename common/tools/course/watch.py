@@ -13,10 +13,9 @@ from pathlib import Path
 
 from . import records
 from .building import compile_errors, has_quick_grader, lesson_targets, say_building, try_build
-from .judge import grade_lesson, perf_verdict
-from .screens import (STATUS_COLOR, gpu_not_run_line, next_lines, parts_line, solution_lines,
-                      status_label, task_lines)
-from .hints import seen_counts, task_hints
+from .judge import PartState, Verdict, grade_lesson, perf_verdict
+from .screens import STATUS_COLOR, parts_line, status_label, task_lines, verdict_lines
+from .hints import hints_seen
 from .progress import Progress, Status, progress_bar
 from .util import ROOT, paint, relevant
 
@@ -170,35 +169,20 @@ def watch_screen(lesson, args, watcher):
         status = result.status
         out.append("status: " + paint(status_label(status, lesson), STATUS_COLOR[status]) +
                    f"   ({parts_line(result)})")
-        if status == Status.CPU_ONLY:
-            out.append("        not passed yet: " + gpu_not_run_line(result))
-        elif result.gpu_state == "skipped":
+        if result.gpu_state == PartState.SKIPPED and status != Status.CPU_ONLY:
             out.append(f"        the GPU part did not run: {result.gpu_reason}")
-        rc = 0 if status in (Status.PASSED, Status.SKIPPED, Status.CPU_ONLY) else 1
         out += [""] + ["  " + l for l in task_lines(result)]
-        if status in (Status.FAILING, Status.NOT_STARTED):
-            nxt = result.first_unfinished()
-            if nxt is not None:
-                entry = progress.get(lesson.num) if progress else {}
-                seen = seen_counts(lesson, entry, args.build).get(nxt.task.key, 0)
-                total = len(task_hints(lesson).get(nxt.task.number, []))
-                out += ["", f"make hint-{lesson.n} gives a hint for task {nxt.task.number} ({seen} "
-                            f"of {total} seen); make grade-{lesson.n} shows the whole report."]
-        elif status == Status.SKIPPED:
-            out += ["", ("N" if args.no_build else "It compiles, but n") +
-                    f"othing of lesson {lesson.num} can be graded on this machine."]
-        elif status == Status.CPU_ONLY:
-            out.append("")
-            out += next_lines(lesson, watching_all=watcher is not None and not args.lesson)
-        else:
+        if status == Status.PASSED:
             if result.pct is not None:
                 out.append(f"speed:  {result.pct:.1f}% of cuBLAS on this GPU")
             if verdict:
                 out.append(f"performance: {verdict[0]} ({verdict[1]})")
-            out.append("")
-            if not args.solution:
-                out += solution_lines(lesson) + [""]
-            out += next_lines(lesson, watching_all=watcher is not None and not args.lesson)
+        # The verdict in the words of `make grade-N`: one verdict, one way to say it.
+        judged = Verdict.from_result(result, args.solution)
+        seen = hints_seen(lesson, progress, args.build)(judged.next_task) if progress else None
+        out += [""] + verdict_lines(judged, seen, watching_all=watcher is not None and
+                                    not args.lesson, in_watch=True)
+        rc = judged.exit_code
     if progress:
         out += ["", progress_bar(progress.passed_count(), len(records.lessons()))]
     return out, rc
