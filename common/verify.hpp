@@ -119,6 +119,18 @@ VerifyReport verify_gemm(const GemmShape& s, const std::vector<float>& A,
 /// would explain gets the specific name.
 const std::vector<std::string>& diagnosis_detectors();
 
+/// What the CPU does with the same product: Eigen's SGEMM timed on this machine's CPU.
+struct CpuSgemm {
+  int n = 0;        ///< M = N = K
+  int threads = 1;  ///< the threads Eigen used (1: the course builds it without OpenMP)
+  double ms = 0;    ///< the fastest of the runs, milliseconds per GEMM
+  double gflops() const { return ms > 0 ? 2.0 * n * n * n / (ms * 1e6) : 0.0; }
+};
+
+/// Times C = A * B with Eigen in float on the CPU at n^3 (random inputs; the fastest of `runs`
+/// after one untimed run): the baseline a GPU kernel is set beside in lesson 03.
+CpuSgemm time_cpu_sgemm(int n, int runs = 3);
+
 /// Checks a bf16 result: A (M x K), B (N x K, K-major), C0 and the guarded output in bf16.
 VerifyReport verify_gemm(const GemmShape& s, const std::vector<bf16>& A, const std::vector<bf16>& B,
                          const std::vector<bf16>& C0, const std::vector<bf16>& guarded_out,

@@ -7,12 +7,28 @@
 #include "naive_sgemm.hpp"
 
 #include "common/gemm_driver.hpp"
+#include "common/verify.hpp"
+
+#include <cstdio>
 
 int main(int argc, char** argv) {
   //! [main]
-  return course::run_gemm_lesson<course::Fp32>(
-      argc, argv, course::this_lesson(),
-      "the naive SGEMM: one thread per element of C, x walking down the rows",
-      {{"naive_sgemm", lesson03::naive_sgemm, /*headline=*/true, /*intensity=*/0.25}});
+  course::GemmLesson<course::Fp32> lesson(
+      course::this_lesson(),
+      "the naive SGEMM: one thread per element of C, x walking down the rows");
+  // The CPU first, as a baseline: the same product in Eigen, on this machine's CPU, at 1024^3 (a
+  // few hundred milliseconds; 4096^3 would take half a minute on one core).
+  lesson.cpu_part = [](course::LessonRun&) {
+    const course::CpuSgemm cpu = course::time_cpu_sgemm(1024);
+    std::printf(
+        "the CPU as a baseline: Eigen's SGEMM at 1024^3 on %d thread%s of this machine's "
+        "CPU: %.1f ms, %.1f GFLOP/s\n\n",
+        cpu.threads, cpu.threads == 1 ? "" : "s", cpu.ms, cpu.gflops());
+  };
+  lesson.kernels = [](course::LessonRun&) {
+    return std::vector<course::NamedGemm<course::Fp32>>{
+        {"naive_sgemm", lesson03::naive_sgemm, /*headline=*/true, /*intensity=*/0.25}};
+  };
+  return lesson.run(argc, argv);
   //! [main]
 }
