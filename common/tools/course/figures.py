@@ -69,7 +69,9 @@ def draw(lesson, build, solution):
     whose = "the reference solution's" if solution else "your"
     (out / "index.html").write_text(page(f"Lesson {lesson.num}: {whose} functions, drawn", specs))
     todo = sum(1 for s in specs if s["error"])
-    note = f"; {todo} wait for a function still a TODO" if todo else ""
+    note = (f"; {todo} wait{'s' if todo == 1 else ''} for a function still a TODO" if todo
+            else "")
     who = "the reference's" if solution else "your code's"
+    count = f"{len(specs)} figure" + ("" if len(specs) == 1 else "s")
     return (f"pictures of {who} functions: {rel(out / 'index.html')} "
-            f"({len(specs)} figures{note}; open it in a browser)")
+            f"({count}{note}; open it in a browser)")
