@@ -465,9 +465,33 @@ def measured_section(lesson, charts, page, images, gpus, mines):
         page.add(text + "\n")
 
 
+GOING_FURTHER = re.compile(r"^##\s+Going further\b", re.M)
+
+
+def budget_problem(lesson, text):
+    """What is over the chapter's line budget (its record's chapter_lines and mandatory_lines),
+    or None."""
+    lines = text.count("\n")
+    rec = lesson.record
+    if rec.chapter_lines is not None and lines > rec.chapter_lines:
+        return f"{lines} lines, over its budget of {rec.chapter_lines}"
+    if rec.mandatory_lines is not None:
+        m = GOING_FURTHER.search(text)
+        if not m:
+            return "no \"## Going further\" heading, and its record sets mandatory_lines"
+        before = text[:m.start()].count("\n")
+        if before > rec.mandatory_lines:
+            return (f"{before} lines before \"## Going further\", over its budget of "
+                    f"{rec.mandatory_lines}")
+    return None
+
+
 def chapter_page(lesson, prev, nxt, titles, charts, book, gpus, mines, figures):
     rel = f"lessons/{lesson.dir}/README.md"
     text = (ROOT / rel).read_text()
+    problem = budget_problem(lesson, text)
+    if problem:
+        raise BuildError(f"{rel}: {problem} (lessons/{lesson.dir}/lesson.toml)")
     page = Page(f"{lesson.dir}.md")
     page.add(f"# {lesson.num} · {titles[lesson.num]} {{#lesson{lesson.num}}}", (rel, 1))
     page.add("")

@@ -76,6 +76,32 @@ class ChapterText(unittest.TestCase):
         self.assertEqual(figures["used"], {"04": ["04-x"]})
 
 
+class Budget(unittest.TestCase):
+    class Rec:
+        chapter_lines, mandatory_lines = 10, 4
+
+    class Lesson:
+        pass
+
+    def problem(self, text):
+        lesson = self.Lesson()
+        lesson.record = self.Rec()
+        return build.budget_problem(lesson, text)
+
+    def test_within_budget(self):
+        self.assertIsNone(self.problem("# T\n\nOne.\n\n## Going further\n\nMore.\n"))
+
+    def test_mandatory_part_over_budget(self):
+        self.assertIn("before \"## Going further\"",
+                      self.problem("# T\n\n1\n2\n3\n4\n## Going further\n"))
+
+    def test_chapter_over_budget(self):
+        self.assertIn("over its budget of 10", self.problem("# T\n" + "x\n" * 12))
+
+    def test_no_going_further(self):
+        self.assertIn("no \"## Going further\"", self.problem("# T\n\nOne.\n"))
+
+
 class Prose(unittest.TestCase):
     def test_counts_prose_only(self):
         text = ("# Title\n\nOne two three. Four five six seven.\n\n```\nnot prose at all\n```\n\n"

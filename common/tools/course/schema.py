@@ -145,6 +145,13 @@ class Record:
     """What `make grade PERF=1` holds your own kernel to on your own GPU (met or missed), somewhat
     under what the reference solution reaches. A lesson with tracks gives it per track instead."""
 
+    chapter_lines: Optional[int] = None
+    """The most lines the chapter (README.md) may have: `make book` fails above it."""
+
+    mandatory_lines: Optional[int] = None
+    """The most lines the chapter may have before its "## Going further" heading (what a learner
+    must read to do the exercises): `make book` fails above it, and without the heading."""
+
     min_cc_for: Optional[str] = None
     """What needs min_cc, in a few words, where it is above the course's lowest ("bf16 mma.sync",
     "TMA"): the README's and the book's GPU lines say it."""
