@@ -36,6 +36,7 @@ ROOT = BOOK.parent
 sys.path.insert(0, str(BOOK))
 import bookdata  # noqa: E402
 import compare  # noqa: E402
+import statements  # noqa: E402
 from bookdata import CEILING_NAMES, ceilings_sentence, fmt, records, reference_gpu  # noqa: E402
 from course import hints as course_hints  # noqa: E402  (the hints of a lesson, task by task)
 from course.util import rel  # noqa: E402
@@ -492,6 +493,11 @@ def chapter_page(lesson, prev, nxt, titles, charts, book, gpus, mines, figures):
     problem = budget_problem(lesson, text)
     if problem:
         raise BuildError(f"{rel}: {problem} (lessons/{lesson.dir}/lesson.toml)")
+    ref = reference_gpu(gpus)
+    short = re.search(r"H100|H200|B200|A100", ref.gpu).group(0) if ref else "H200"
+    wrong = statements.problems(lesson.num, text, short)
+    if wrong:
+        raise BuildError(f"{rel}: " + f"\n{rel}: ".join(wrong) + "\n(the rules: book/statements.py)")
     page = Page(f"{lesson.dir}.md")
     page.add(f"# {lesson.num} · {titles[lesson.num]} {{#lesson{lesson.num}}}", (rel, 1))
     page.add("")

@@ -14,6 +14,7 @@ sys.path.insert(0, str(ROOT / "book"))
 sys.path.insert(0, str(ROOT / "common" / "tools"))
 import build  # noqa: E402
 import prose  # noqa: E402
+import statements  # noqa: E402
 
 
 class Lesson:
@@ -100,6 +101,27 @@ class Budget(unittest.TestCase):
 
     def test_no_going_further(self):
         self.assertIn("no \"## Going further\"", self.problem("# T\n\nOne.\n"))
+
+
+class Statements(unittest.TestCase):
+    def test_a_stale_statement_returns(self):
+        text = "# T\n\nThe split is 24/240 registers, and nothing spills.\n"
+        found = statements.problems("11", text)
+        self.assertTrue(any("40 for the producer" in p for p in found))
+        self.assertTrue(any("spills 8 bytes" in p for p in found))
+
+    def test_a_kept_statement_goes(self):
+        found = statements.problems("11", "# T\n\nNothing about that GPU here.\n")
+        self.assertTrue(any("thread-block clusters" in p for p in found))
+
+    def test_gpcs_are_not_clusters(self):
+        self.assertTrue(statements.problems("01", "# T\n\nSMs sit in clusters of two.\n"))
+        self.assertFalse(statements.problems("01", "# T\n\nLesson 11's thread-block clusters.\n"))
+
+    def test_a_measured_figure_names_the_data_gpu(self):
+        self.assertTrue(statements.problems("05", "# T\n\nOn the H100 it reached 19.2% of it.\n"))
+        self.assertFalse(statements.problems("05", "# T\n\nThe H100's datasheet gives 3.35 TB/s.\n"))
+        self.assertFalse(statements.problems("05", "# T\n\nOn the H200 it reached 19.2% of it.\n"))
 
 
 class Prose(unittest.TestCase):
