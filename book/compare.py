@@ -201,11 +201,14 @@ def gpus_paragraphs(num, gpus):
         who, one = names(items)
         verb = "is" if one else "are"
         if set(key) == {"memory"}:
+            # The roof is a ceiling, not the limit that binds: a kernel can run well under it,
+            # held back by something nearer the SM (lesson 05's shared memory).
             why.append(f"{who[0].upper() + who[1:]} {verb} left of the ridge on {on_all}: "
-                       f"memory-bound, under the sloped roof of the bandwidth ({bw_cmp}).")
+                       f"their ceiling is the sloped roof of device memory's bandwidth "
+                       f"({bw_cmp}), whether or not another limit holds them under it.")
         elif set(key) == {"compute"}:
             why.append(f"{who[0].upper() + who[1:]} {verb} right of the ridge on {on_all}: "
-                       f"compute-bound, under the flat roof of the arithmetic ({p_cmp}).")
+                       f"their ceiling is the flat roof of the arithmetic ({p_cmp}).")
         else:
             on = ", ".join(
                 f"{kind}-bound on the " + and_list(short[g.gpu] for (g, _), k in zip(ridges, key)

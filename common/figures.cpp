@@ -2,6 +2,7 @@
 /// \brief A lesson's figures: frames, placeholders, the registry and the program that writes them.
 #include "common/figures.hpp"
 
+#include "common/report.hpp"
 #include "common/todo.hpp"
 
 #include <cstdio>
@@ -13,45 +14,6 @@
 #include <sstream>
 
 namespace course::fig {
-
-namespace {
-
-std::string json(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
-
-std::string json(const std::vector<std::string>& items) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + json(items[i]);
-  return out + "]";
-}
-
-}  // namespace
 
 std::string frame_key(const std::vector<std::string>& values) {
   std::string key;
@@ -139,33 +101,34 @@ int run(int argc, char** argv) {
   namespace fs = std::filesystem;
   try {
     fs::create_directories(out);
-    std::ostringstream index;
-    index << "{\"lesson\": " << json(lesson) << ", \"figures\": [";
-    for (std::size_t fi = 0; fi < figures.size(); ++fi) {
-      const Figure& f = figures[fi];
+    // The index, in the course's one JSON writer (report.hpp): a figure a line.
+    std::string list;
+    for (const Figure& f : figures) {
       fs::remove_all(fs::path(out) / f.id);
       fs::create_directories(fs::path(out) / f.id);
-      index << (fi ? ",\n " : "\n ") << "{\"id\": " << json(f.id)
-            << ", \"title\": " << json(f.title) << ", \"caption\": " << json(f.caption)
-            << ", \"error\": " << json(f.error) << ", \"controls\": [";
-      for (std::size_t ci = 0; ci < f.controls.size(); ++ci) {
-        const Control& c = f.controls[ci];
-        index << (ci ? ", " : "") << "{\"name\": " << json(c.name)
-              << ", \"label\": " << json(c.label) << ", \"values\": " << json(c.values)
-              << ", \"shown\": " << json(c.shown.empty() ? c.values : c.shown)
-              << ", \"initial\": " << json(c.initial.empty() ? c.values.front() : c.initial)
-              << ", \"slider\": " << (c.slider ? "true" : "false") << "}";
+      std::string controls;
+      for (const Control& c : f.controls) {
+        JsonLine line;
+        line.add("name", c.name).add("label", c.label).add("values", c.values);
+        line.add("shown", c.shown.empty() ? c.values : c.shown);
+        line.add("initial", c.initial.empty() ? c.values.front() : c.initial)
+            .add("slider", c.slider);
+        controls += (controls.empty() ? "" : ", ") + line.str();
       }
-      index << "], \"frames\": {";
+      JsonLine frames;
       for (std::size_t k = 0; k < f.frames.size(); ++k) {
         const std::string file = f.id + "/" + std::to_string(k) + ".svg";
         std::ofstream(fs::path(out) / file) << f.frames[k].second;
-        index << (k ? ", " : "") << json(f.frames[k].first) << ": " << json(file);
+        frames.add(f.frames[k].first, file);
       }
-      index << "}}";
+      JsonLine figure;
+      figure.add("id", f.id).add("title", f.title).add("caption", f.caption).add("error", f.error);
+      figure.add_json("controls", "[" + controls + "]").add_json("frames", frames.str());
+      list += (list.empty() ? "\n " : ",\n ") + figure.str();
     }
-    index << "\n]}\n";
-    std::ofstream(fs::path(out) / "figures.json") << index.str();
+    JsonLine index;
+    index.add("lesson", lesson).add_json("figures", "[" + list + "\n]");
+    std::ofstream(fs::path(out) / "figures.json") << index.str() << "\n";
   } catch (const std::exception& e) {
     std::cerr << argv[0] << ": cannot write the figures into " << out << ": " << e.what() << "\n";
     return 1;
