@@ -510,11 +510,53 @@ def shapes_chart(gpu, num, out):
     return {"file": name, "caption": caption, "kind": "shapes"}
 
 
+def trace_chart(gpu, num, out):
+    """A sustained run of the lesson's headline as it went: each block's SM clock and board power
+    (NVML), the kernel's blocks and cuBLAS's taking turns; from the line's "blocks" (the largest
+    size that has them), or None."""
+    lines = [l for l in gpu.sustained_lines if l["lesson"] == num and l.get("headline")
+             and l.get("blocks") and l.get("cublas_blocks")]
+    if not lines:
+        return None
+    line = max(lines, key=lambda l: (int(l["M"]) * int(l["N"]) * int(l["K"])))
+    m, n, k = int(line["M"]), int(line["N"]), int(line["K"])
+    shape = f"{m}³" if m == n == k else f"{m}×{n}×{k}"
+    series = [(line["kernel"], line["blocks"], BLUE), ("cuBLAS", line["cublas_blocks"], GREY)]
+    fig, (clock, power) = plt.subplots(2, 1, figsize=(9, 5.2), sharex=True)
+    for label, blocks, color in series:
+        for i, (t0, t1, mhz, watts) in enumerate(blocks):
+            lab = label if i == 0 else None
+            if mhz is not None:
+                clock.plot([t0, t1], [mhz, mhz], color=color, linewidth=3, label=lab)
+            if watts is not None:
+                power.plot([t0, t1], [watts, watts], color=color, linewidth=3, label=lab)
+    clock.set_ylabel("SM clock (MHz)")
+    power.set_ylabel("board power (W)")
+    power.set_xlabel("time from the first timed block (s)")
+    clock.legend(loc="lower right", fontsize=10)
+    for ax in (clock, power):
+        ax.grid(axis="x", visible=False)
+    clock.set_title(f"Lesson {num} on {gpu.gpu}: a sustained run at {shape}, block by block",
+                    loc="left")
+    name = bookdata.lesson_figure(gpu, num, "trace")
+    save(fig, out / name)
+    seconds = max(b[1] for b in line["blocks"] + line["cublas_blocks"])
+    caption = (f"Lesson {num}'s headline, {line['kernel']}, and cuBLAS at {shape} on {gpu.gpu}, "
+               f"sustained: {seconds:.0f} s in blocks that take turns (A B B A), each block's "
+               "mean SM clock and board power as NVML read them. Each settles at its own clock "
+               f"under the power cap (from {gpu.rel}).")
+    return {"file": name, "caption": caption}
+
+
 def lesson_charts(gpu, num, out):
     figs = [lesson_chart(gpu, num, out)]
     if figs[0]:
         figs[0]["kind"] = "kernels"
     figs.append(shapes_chart(gpu, num, out))
+    trace = trace_chart(gpu, num, out)
+    if trace:
+        trace["kind"] = "trace"
+        figs.append(trace)
     for what, draw in EXTRA_CHARTS.items():
         lines = gpu.extras.get((num, what))
         if lines:

@@ -136,6 +136,8 @@ GemmMeasurement measurement_of(const GemmResult& r, const LessonId& lesson, cons
   m.cublas_power_w = r.bench.cublas.power_w;
   m.energy_j = r.bench.kernel.energy_j;
   m.cublas_energy_j = r.bench.cublas.energy_j;
+  m.blocks = r.bench.kernel.blocks;
+  m.cublas_blocks = r.bench.cublas.blocks;
   return m;
 }
 

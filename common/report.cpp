@@ -190,6 +190,24 @@ JsonLine GemmMeasurement::json() const {
       .add("cublas_power_w", cublas_power_w)
       .add("energy_j", energy_j)
       .add("cublas_energy_j", cublas_energy_j);
+  // The trace of a sustained run: seconds to the millisecond, the clock in MHz, the power in W.
+  auto trace = [](const std::vector<BlockReading>& blocks) {
+    auto num = [](const std::optional<double>& v, int decimals) {
+      if (!v || !std::isfinite(*v)) return std::string("null");
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.*f", decimals, *v);
+      return std::string(buf);
+    };
+    std::string out = "[";
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+      const BlockReading& b = blocks[i];
+      out += (i ? ", [" : "[") + num(b.from_ms / 1e3, 3) + ", " + num(b.to_ms / 1e3, 3) + ", " +
+             num(b.sm_clock_mhz, 0) + ", " + num(b.power_w, 1) + "]";
+    }
+    return out + "]";
+  };
+  if (!blocks.empty()) line.add_json("blocks", trace(blocks));
+  if (!cublas_blocks.empty()) line.add_json("cublas_blocks", trace(cublas_blocks));
   return line;
 }
 

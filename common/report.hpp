@@ -8,6 +8,8 @@
 /// common/tools/course/measurements.py, which checks the schema and the fields.
 #pragma once
 
+#include "common/timing.hpp"  // BlockReading
+
 #include <optional>
 #include <string>
 #include <utility>
@@ -90,6 +92,9 @@ struct GemmMeasurement {
   std::optional<double> sm_clock_mhz, cublas_sm_clock_mhz;  ///< mean SM clock while each ran
   std::optional<double> power_w, cublas_power_w;            ///< mean board power, watts (sustained)
   std::optional<double> energy_j, cublas_energy_j;          ///< energy per GEMM, joules (sustained)
+  /// Sustained: each one's blocks over time (TimingStats::blocks), written as `"blocks":
+  /// [[from_s, to_s, sm_clock_mhz, power_w], ...]` (null where unknown); left out when empty.
+  std::vector<BlockReading> blocks, cublas_blocks;
 
   /// The line: `{"schema": "course.measurement/2", "lesson": ..., "kernel": ..., ...}`, the
   /// fields in the order above (an unknown reading as null).

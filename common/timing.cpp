@@ -128,6 +128,7 @@ constexpr double kTraceTailMs = 250.0;
 struct Tally {
   std::vector<double> times_ms;  // one per repetition (burst) or per block, per run (sustained)
   std::vector<double> clock_mhz;
+  std::vector<BlockReading> blocks;  // sustained
   double gpu_ms = 0;
   long runs = 0;
   std::optional<double> watts;  // sustained: the fitted power
@@ -144,7 +145,21 @@ TimingStats finish(Tally& t, Regime regime) {
     s.power_w = *t.watts;
     s.energy_j = *t.watts * t.gpu_ms * 1e-3 / t.runs;
   }
+  s.blocks = t.blocks;
   return s;
+}
+
+// The energy counter's value at host time `ms`, between the two readings around it (the counter
+// jumps every 20-100 ms, so a block of 500 ms spans several); none outside the trace.
+std::optional<double> energy_at(const std::vector<EnergyReading>& trace, double ms) {
+  for (std::size_t i = 1; i < trace.size(); ++i) {
+    if (trace[i - 1].at_ms <= ms && ms <= trace[i].at_ms) {
+      const double span = trace[i].at_ms - trace[i - 1].at_ms;
+      const double f = span > 0 ? (ms - trace[i - 1].at_ms) / span : 0.0;
+      return trace[i - 1].joules + f * (trace[i].joules - trace[i - 1].joules);
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -214,8 +229,18 @@ std::vector<TimingStats> time_interleaved(const std::vector<std::function<void()
       const int from = gpu.mark();
       block(k);
       const int to = gpu.mark();
+      const std::size_t sampled = tally[k].clock_mhz.size();
       gpu.wait(to, tally[k].clock_mhz);
       spans.push_back({k, from_ms, gpu.host_ms()});
+      // The block's own clock: the samples its wait took.
+      BlockReading reading{from_ms, spans.back().to_ms, std::nullopt, std::nullopt};
+      if (tally[k].clock_mhz.size() > sampled) {
+        reading.sm_clock_mhz =
+            std::accumulate(tally[k].clock_mhz.begin() + static_cast<long>(sampled),
+                            tally[k].clock_mhz.end(), 0.0) /
+            static_cast<double>(tally[k].clock_mhz.size() - sampled);
+      }
+      tally[k].blocks.push_back(reading);
       const double ms = gpu.elapsed_ms(from, to);
       tally[k].times_ms.push_back(ms / per_block[k]);
       tally[k].gpu_ms += ms;
@@ -231,9 +256,23 @@ std::vector<TimingStats> time_interleaved(const std::vector<std::function<void()
         gpu.wait(gpu.mark(), ignored);
       }
       spans.push_back({n, tail_from, gpu.host_ms()});
-      if (const auto watts = fit_powers(gpu.stop_energy_trace(), spans, n + 1)) {
+      const std::vector<EnergyReading> trace = gpu.stop_energy_trace();
+      if (const auto watts = fit_powers(trace, spans, n + 1)) {
         for (int k = 0; k < n; ++k) tally[k].watts = (*watts)[k];
       }
+      // Each block's power over its own stretch of time, from the counter's readings around it.
+      for (Tally& t : tally) {
+        for (BlockReading& b : t.blocks) {
+          const auto e0 = energy_at(trace, b.from_ms), e1 = energy_at(trace, b.to_ms);
+          if (e0 && e1 && b.to_ms > b.from_ms)
+            b.power_w = (*e1 - *e0) / (b.to_ms - b.from_ms) * 1e3;
+        }
+      }
+    }
+    // Times from the start of the first timed block.
+    const double t0 = spans.empty() ? 0.0 : spans.front().from_ms;
+    for (Tally& t : tally) {
+      for (BlockReading& b : t.blocks) b.from_ms -= t0, b.to_ms -= t0;
     }
     //! [sustained]
   }

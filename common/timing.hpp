@@ -95,6 +95,15 @@ struct TimingOptions {
   std::string invalid() const;
 };
 
+/// One timed block of a sustained measurement, as NVML saw it: when it ran (ms from the start of
+/// the first timed block, on the host's clock), the mean SM clock while it ran and the board's
+/// mean power over it (from the energy counter), each when known.
+struct BlockReading {
+  double from_ms = 0, to_ms = 0;
+  std::optional<double> sm_clock_mhz;
+  std::optional<double> power_w;
+};
+
 /// The timings of one piece of GPU work, in milliseconds per run, with what NVML saw meanwhile.
 struct TimingStats {
   int reps = 0;  ///< timed samples: repetitions (burst) or blocks (sustained)
@@ -103,6 +112,9 @@ struct TimingStats {
   std::optional<double> sm_clock_mhz;  ///< mean SM clock while it ran (NVML), when known
   std::optional<double> power_w;       ///< mean board power while it ran (sustained), when known
   std::optional<double> energy_j;      ///< energy per run, joules (sustained), when known
+  /// Sustained: each of its blocks in time order, with the clock and the power: the trace the
+  /// book draws (the other works' blocks sit between them).
+  std::vector<BlockReading> blocks;
   /// The figure the course reports, ms per run: the median repetition (burst: an odd slow
   /// repetition does not move it) or the mean over all blocks (sustained: the work done over the
   /// time it took, which the order of the blocks makes fair).

@@ -296,6 +296,42 @@ TEST_CASE("sustained: the power of each work does not depend on when the counter
   }
 }
 
+TEST_CASE("sustained: each block's time, clock and power, the trace the book draws",
+          "[cpu][timing]") {
+  SimulatedGpu gpu;
+  gpu.tick_ms = 20;
+  course::TimingOptions o;
+  o.warmup = 0;
+  o.regime = course::Regime::kSustained;
+  o.sustained_ms = 2000;
+  o.block_ms = 250;
+  std::vector<std::function<void()>> works = {[&] { gpu.run(0, 0.5, 300); },
+                                              [&] { gpu.run(1, 0.5, 600); }};
+  const auto stats = course::time_interleaved(works, o, gpu);
+  // 2000 ms in blocks of 250: 8 rounds, so 8 blocks of each, A B B A ... in time order.
+  std::vector<std::pair<double, int>> starts;
+  for (int k = 0; k < 2; ++k) {
+    REQUIRE(stats[k].blocks.size() == 8);
+    double last = -1;
+    for (const course::BlockReading& b : stats[k].blocks) {
+      CHECK(b.from_ms >= last);  // in time order (A B B A: a block may follow its own)
+      CHECK(b.to_ms > b.from_ms);
+      last = b.to_ms;
+      starts.emplace_back(b.from_ms, k);
+      REQUIRE(b.sm_clock_mhz.has_value());
+      // A block well inside the trace gets its own power: the counter's jumps around it.
+      if (b.power_w) CHECK(std::fabs(*b.power_w - (k == 0 ? 300.0 : 600.0)) < 0.1 * 600.0);
+    }
+  }
+  std::sort(starts.begin(), starts.end());
+  CHECK(starts.front().first == 0.0);  // times from the start of the first timed block
+  int with_power = 0;
+  for (const auto& s : stats) {
+    for (const auto& b : s.blocks) with_power += b.power_w.has_value();
+  }
+  CHECK(with_power >= 14);  // all but the edges of the trace
+}
+
 TEST_CASE("fit_powers: each jump's energy is the time each work ran in it, times its power",
           "[cpu][timing]") {
   // Work 0 at 100 W from 0 to 60 ms, work 1 at 400 W from 60 to 120 ms; jumps every 40 ms.

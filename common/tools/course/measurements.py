@@ -40,7 +40,8 @@ GEMM_FIELDS = {
     "tflops": _NUM, "cublas_ms": _NUM, "cublas_tflops": _NUM, "pct_of_cublas": _NUM,
     "checked": bool, "passed": bool, "headline": bool, "gpu": str, "precision": str,
 }
-OPTIONAL_GEMM_FIELDS = {"intensity": _NUM}
+# "blocks", "cublas_blocks": a sustained run's trace, [[from_s, to_s, sm_clock_mhz, power_w], ...].
+OPTIONAL_GEMM_FIELDS = {"intensity": _NUM, "blocks": list, "cublas_blocks": list}
 # Version 2's GEMM fields besides version 1's; the readings are null where NVML was not there.
 GEMM_FIELDS_V2 = {"regime": str, "samples": int, "kernel_first": bool, "sm_clock_mhz": _NUM,
                   "cublas_sm_clock_mhz": _NUM, "power_w": _NUM, "cublas_power_w": _NUM,
