@@ -142,7 +142,8 @@ class Make:
                f"BUILD={self.build}", f"COURSE={me} --as-course", f"PYTHON={me} --as-python",
                f"CMAKE={me} --as-cmake", "SETUP=true"]
         env = {**os.environ, LOG_ENV: str(log), "NO_COLOR": "1", **(env or {})}
-        for var in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "ARGS", "SOLUTION", "PERF"):
+        # What an outer make passes down (CI runs `make test CMAKE_ARGS=...`) is not this test's.
+        for var in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "ARGS", "SOLUTION", "PERF", "CMAKE_ARGS"):
             env.pop(var, None)
         p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                            timeout=120)
@@ -383,7 +384,8 @@ class RealProgram(unittest.TestCase):
         self.build = Path(build)
 
     def make(self, *words):
-        env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "CMAKE_ARGS")}
         return subprocess.run(["make", "-C", str(REPO), "--no-print-directory", *words,
                                f"BUILD={self.build}"], env={**env, "NO_COLOR": "1"},
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
