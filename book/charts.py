@@ -533,7 +533,7 @@ def trace_chart(gpu, num, out):
     clock.set_ylabel("SM clock (MHz)")
     power.set_ylabel("board power (W)")
     power.set_xlabel("time from the first timed block (s)")
-    clock.legend(loc="lower right", fontsize=10)
+    clock.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=10, frameon=False)
     for ax in (clock, power):
         ax.grid(axis="x", visible=False)
     clock.set_title(f"Lesson {num} on {gpu.gpu}: a sustained run at {shape}, block by block",
