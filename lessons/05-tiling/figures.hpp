@@ -21,6 +21,11 @@ struct TileStep {
   /// Which element load_or_zero returned into each place of As (r * K + c of A) and of Bs
   /// (r * N + c of B); -1 where it returned its padding zero.
   std::vector<int> a_from, b_from;
+  /// What each thread fetches into a_next and b_next during this tile's multiply: the element
+  /// of the next tiles, at k0 + T (load_or_zero's zero past the edge, and past K after the last
+  /// tile), row-major T x T; and which element that is, as a_from and b_from say it.
+  std::vector<float> a_next, b_next;
+  std::vector<int> a_next_from, b_next_from;
   /// Every thread's acc after this tile's multiply, row-major T x T.
   std::vector<float> acc;
 };
@@ -46,9 +51,12 @@ float example_b(int r, int c);
 
 /// Phase `phase` (0 .. w.phases() - 1) of the walk `w`, with thread (ty, tx) of the block
 /// highlighted: A, B and C with the block's tiles outlined, As and Bs as load_or_zero filled them,
-/// every thread's partial sum. Tagged for tests: each place of As is class "as TY TX A(R,C)" or
-/// "as TY TX pad" (likewise "bs ... B(R,C)"); each cell of C the block writes, in the last phase,
-/// "c R C = V"; each thread of the block outside C, "outside".
+/// every thread's partial sum; in a multiply phase, the next tiles being fetched, dashed. Tagged
+/// for tests: each place of As is class "as TY TX A(R,C)" or "as TY TX pad" (likewise "bs ...
+/// B(R,C)"); each cell of C the block writes, in the last phase, "c R C = V"; each thread of the
+/// block outside C, "outside"; in a multiply phase, the highlighted thread's fetch of the next
+/// tiles, "fetch a A(R,C)" or "fetch a pad" (likewise "fetch b"), and the next tiles' outlines
+/// in A and B, "next a R C" and "next b R C" (their top-left element), where they exist.
 course::svg::Scene tile_walk_scene(const BlockWalk& w, int phase, int ty, int tx);
 
 }  // namespace lesson05

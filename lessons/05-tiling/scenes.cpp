@@ -52,6 +52,14 @@ BlockWalk walk_block(int M, int N, int K, int T, int block_row, int block_col) {
         s.bs.push_back(load_or_zero(b.data(), K, N, k0 + ty, col));
         s.a_from.push_back(element(load_or_zero(a_index.data(), M, K, row, k0 + tx), w.A.size()));
         s.b_from.push_back(element(load_or_zero(b_index.data(), K, N, k0 + ty, col), w.B.size()));
+        // The fetch of the next tiles during this tile's multiply, as the kernel does it.
+        const int k1 = k0 + T;
+        s.a_next.push_back(load_or_zero(a.data(), M, K, row, k1 + tx));
+        s.b_next.push_back(load_or_zero(b.data(), K, N, k1 + ty, col));
+        s.a_next_from.push_back(
+            element(load_or_zero(a_index.data(), M, K, row, k1 + tx), w.A.size()));
+        s.b_next_from.push_back(
+            element(load_or_zero(b_index.data(), K, N, k1 + ty, col), w.B.size()));
       }
     }
     for (int ty = 0; ty < T; ++ty)
@@ -78,6 +86,15 @@ std::string pair(const char* m, int r, int c) {
 // The name of an element a tile place came from, or "0" for load_or_zero's padding.
 std::string from_name(const char* m, int from, int cols) {
   return from == -1 ? "0" : from < 0 ? "?" : pair(m, from / cols, from % cols);
+}
+
+// A dashed outline (something on its way, not there yet).
+void dashed_box(svg::Scene& s, double x, double y, double w, double h, const std::string& stroke,
+                double width) {
+  s.line(x, y, x + w, y, stroke, width, true);
+  s.line(x + w, y, x + w, y + h, stroke, width, true);
+  s.line(x + w, y + h, x, y + h, stroke, width, true);
+  s.line(x, y + h, x, y, stroke, width, true);
 }
 
 enum Kind { kStore, kBarrier1, kMultiply, kBarrier2, kWrite };
@@ -145,10 +162,10 @@ course::svg::Scene tile_walk_scene(const BlockWalk& w, int phase, int ty, int tx
     case kStore:
       head = "Store tile " + std::to_string(step) + " (k0 = " + std::to_string(k0) +
              "): each thread stores one element of A and one of B";
-      line1 = "Thread " + thread + " stores load_or_zero(A, " + std::to_string(row) + ", " +
+      line1 = "Thread " + thread + " stores load_or_zero(A, M, K, " + std::to_string(row) + ", " +
               std::to_string(k0 + tx) + ") = " + from_name("A", a_from, w.K) +
               (a_from == -1 ? " (padding)" : "") + " into As" + place + ",";
-      line2 = "and load_or_zero(B, " + std::to_string(k0 + ty) + ", " + std::to_string(col) +
+      line2 = "and load_or_zero(B, K, N, " + std::to_string(k0 + ty) + ", " + std::to_string(col) +
               ") = " + from_name("B", b_from, w.N) + (b_from == -1 ? " (padding)" : "") +
               " into Bs" + place +
               (step == 0 ? " (both fetched before the loop)."
@@ -170,15 +187,21 @@ course::svg::Scene tile_walk_scene(const BlockWalk& w, int phase, int ty, int tx
       break;
     }
     case kMultiply: {
-      head = "Multiply tile " + std::to_string(step) +
-             ": each thread adds its row of As times its column of Bs";
+      head = step + 1 < steps ? "Multiply tile " + std::to_string(step) + " while tile " +
+                                    std::to_string(step + 1) + " is fetched into registers"
+                              : "Multiply tile " + std::to_string(step) +
+                                    ": the fetch past K returns zeros and reads nothing";
       line1 = "acc" + thread + " = " + num(acc_before[ty * T + tx]);
       for (int k = 0; k < T; ++k) {
         line1 += " + " + num(st.as[ty * T + k]) + "*" + num(st.bs[k * T + tx]);
       }
       line1 += " = " + num(st.acc[ty * T + tx]) + "   (As row " + std::to_string(ty) +
                " times Bs column " + std::to_string(tx) + ")";
-      line2 = "Every other thread does the same with its own row and column, at the same time.";
+      const int k1 = k0 + T, an = st.a_next_from[ty * T + tx], bn = st.b_next_from[ty * T + tx];
+      line2 = "Meanwhile: a_next = load_or_zero(A, M, K, " + std::to_string(row) + ", " +
+              std::to_string(k1 + tx) + ") = " + from_name("A", an, w.K) +
+              ", b_next = load_or_zero(B, K, N, " + std::to_string(k1 + ty) + ", " +
+              std::to_string(col) + ") = " + from_name("B", bn, w.N) + ".";
       break;
     }
     case kBarrier2:
@@ -261,6 +284,25 @@ course::svg::Scene tile_walk_scene(const BlockWalk& w, int phase, int ty, int tx
   if (kind == kStore) {
     if (row < Mp && k0 + tx < Kp) s.rect(A.left(k0 + tx), A.top(row), kCell, kCell, "none", hi, 3);
     if (col < Np && k0 + ty < Kp) s.rect(B.left(col), B.top(k0 + ty), kCell, kCell, "none", hi, 3);
+  }
+  // The multiply: the next tiles on their way (dashed), with this thread's share of them.
+  if (kind == kMultiply) {
+    const int k1 = k0 + T, t = ty * T + tx;
+    const int an = st.a_next_from[t], bn = st.b_next_from[t];
+    s.rect(0, 0, 0, 0, "none", "none", 1,
+           an == -1 ? "fetch a pad" : "fetch a " + from_name("A", an, w.K));
+    s.rect(0, 0, 0, 0, "none", "none", 1,
+           bn == -1 ? "fetch b pad" : "fetch b " + from_name("B", bn, w.N));
+    if (k1 < Kp) {
+      dashed_box(s, A.left(k1), A.top(br * T), T * kCell, T * kCell, svg::kBlue, 2.5);
+      dashed_box(s, B.left(bc * T), B.top(k1), T * kCell, T * kCell, svg::kOrange, 2.5);
+      s.rect(A.left(k1), A.top(br * T), 0, 0, "none", "none", 1,
+             "next a " + std::to_string(br * T) + " " + std::to_string(k1));
+      s.rect(B.left(bc * T), B.top(k1), 0, 0, "none", "none", 1,
+             "next b " + std::to_string(k1) + " " + std::to_string(bc * T));
+      if (row < Mp) dashed_box(s, A.left(k1 + tx), A.top(row), kCell, kCell, hi, 3);
+      if (col < Np) dashed_box(s, B.left(col), B.top(k1 + ty), kCell, kCell, hi, 3);
+    }
   }
 
   // The block's shared memory: As and Bs, each place labelled with what load_or_zero returned.

@@ -1,6 +1,7 @@
 // Lesson 05's figures held to the function they draw: the places of As and Bs drawn as padding are
 // exactly those where load_or_zero returns its zero, every other place shows the element it
-// returns, and the sums the last phase writes are the product A * B.
+// returns, each multiply shows the fetch of the next tiles the kernel makes there (zeros past K),
+// and the sums the last phase writes are the product A * B.
 #include "catch_compat.hpp"
 
 #include "lessons/05-tiling/figures.hpp"
@@ -46,6 +47,20 @@ void check_walks(int M, int N, int K, int T, bool in_the_book) {
           }
         }
         CHECK(s.count("outside") == outside);
+        // A multiply fetches the highlighted thread's share of the next tiles, at k0 + T: the
+        // element load_or_zero returns there, its zero past an edge (always, after the last tile).
+        const bool multiply = phase < w.phases() - 1 && phase % 4 == 2;
+        const int row = br * T + T - 1, col = bc * T + T - 1, k1 = k0 + T;
+        const bool a_next_pad = row >= M || k1 + T - 1 >= K,
+                   b_next_pad = k1 + T - 1 >= K || col >= N;
+        CHECK(s.count(a_next_pad ? "fetch a pad" : "fetch a " + name("A", row, k1 + T - 1)) ==
+              (multiply ? 1 : 0));
+        CHECK(s.count(b_next_pad ? "fetch b pad" : "fetch b " + name("B", k1 + T - 1, col)) ==
+              (multiply ? 1 : 0));
+        // The next tiles are outlined where they exist: not after the last tile.
+        const std::string k1s = std::to_string(k1);
+        CHECK(s.count("next a " + std::to_string(br * T) + " " + k1s) == (multiply && k1 < K));
+        CHECK(s.count("next b " + k1s + " " + std::to_string(bc * T)) == (multiply && k1 < K));
         if (in_the_book) CHECK_NOTHROW(s.str());  // every label readable
         // The last phase writes C: each of the block's elements inside C is the dot product.
         if (phase == w.phases() - 1) {
@@ -76,4 +91,10 @@ TEST_CASE("05 tile phases: the tiles drawn are load_or_zero's, the sums the prod
   CHECK(corner.count("as 1 0 pad") == 1);  // row 3 of A does not exist
   CHECK(corner.count("bs 1 1 pad") == 1);  // nor row 3 of B
   CHECK(corner.count("outside") == 3);     // threads (0,1), (1,0), (1,1) of the corner block
+  // The toy's multiply of tile 0: thread (0,1) of block (1,0) fetches A(2,3) and B(2,1) of tile 1.
+  const course::svg::Scene fetch = tile_walk_scene(walk_block(4, 4, 4, 2, 1, 0), 2, 0, 1);
+  CHECK(fetch.count("fetch a A(2,3)") == 1);
+  CHECK(fetch.count("fetch b B(2,1)") == 1);
+  CHECK(fetch.count("next a 2 2") == 1);
+  CHECK(fetch.count("next b 2 0") == 1);
 }
