@@ -186,7 +186,11 @@ class Reader:
         self.controls_change(name)
         self.console(name)
         if self.shots:
-            height = self.d.execute_script("return document.documentElement.scrollHeight;")
+            # Doxygen's theme scrolls the page inside #doc-content: the page is as tall as that.
+            height = self.d.execute_script(
+                "var c = document.getElementById('doc-content');"
+                "return Math.max(document.documentElement.scrollHeight,"
+                " c ? c.scrollHeight + c.getBoundingClientRect().top : 0);")
             self.d.set_window_size(1280, min(max(int(height), 800), 16000))
             self.d.execute_script("window.scrollTo(0, 0);")
             self.d.save_screenshot(str(self.shots / name.replace(".html", ".png")))
