@@ -47,6 +47,13 @@ std::vector<course::fig::Figure> figures() {
                "",
                true}},
       [](const std::vector<std::string>& v) { return butterfly_scene(std::stoi(v[0])); }));
+  out.push_back(course::fig::make(
+      "08-quad", "The quad's exchange",
+      "One quad at step k: each lane loads one of the four operands, then reads its A operand "
+      "from lane quad_a_source(q) and its B operand from lane quad_b_source(q) by shuffles of "
+      "width 4. Four loads feed four FMAs, where lanes that do not share would load eight. A "
+      "wrong source shows as a vermillion arrow, said in words below.",
+      {}, [](const std::vector<std::string>&) { return quad_scene(); }));
   return out;
 }
 

@@ -26,4 +26,12 @@ course::svg::Scene warp_tiles_scene(const WarpTileShape& shape);
 /// stage is class "after l v".
 course::svg::Scene butterfly_scene(int stage);
 
+/// The quad's exchange at one step k: the four lanes' loads on top, each lane's two shuffles below
+/// (an arrow from the lane it reads A from, quad_a_source(q), and from the lane it reads B from,
+/// quad_b_source(q)), and the element of C each lane owns. An operand taken from a lane that did
+/// not load the one the owner needs is drawn in vermillion and said in words. Tagged for tests:
+/// the A arrow into lane q from lane s is class "a s q", the B arrow "b s q"; a wrong one is also
+/// class "wrong".
+course::svg::Scene quad_scene();
+
 }  // namespace lesson08

@@ -213,4 +213,73 @@ course::svg::Scene butterfly_scene(int stage) {
   return s;
 }
 
+course::svg::Scene quad_scene() {
+  namespace svg = course::svg;
+  // What each quad lane loads, and what each needs: lane q owns C[r0 + q / 2][c0 + q % 2].
+  const char* loads[4] = {"A[r0][k]", "A[r0+1][k]", "B[k][c0]", "B[k][c0+1]"};
+  const char* owns[4] = {"C[r0][c0]", "C[r0][c0+1]", "C[r0+1][c0]", "C[r0+1][c0+1]"};
+  int a_src[4], b_src[4];
+  for (int q = 0; q < 4; ++q) a_src[q] = quad_a_source(q), b_src[q] = quad_b_source(q);  // yours
+  svg::Scene s("The quad's exchange",
+               "Four lanes of a quad each load one operand at step k, then each reads its A "
+               "operand and its B operand from the lanes that loaded them (quad_a_source, "
+               "quad_b_source), by two shuffles of width 4, and adds their product to its own "
+               "element of C.");
+  s.text(12, 24, "One quad at step k: four loads, two shuffles a lane, four FMAs",
+         {15, svg::Anchor::kStart, true});
+  constexpr double kW = 150, kGap = 40, kX = 40, kTop = 70, kBottom = 250, kH = 46;
+  auto x_of = [&](int q) { return kX + q * (kW + kGap); };
+  s.text(12, kTop - 12, "loads from global memory:", {12, svg::Anchor::kStart, false, svg::kFaint});
+  for (int q = 0; q < 4; ++q) {
+    const std::string fill = svg::tint(q < 2 ? svg::kOrange : svg::kSky, 0.55);
+    s.cell(x_of(q), kTop, kW, kH, fill, "lane " + std::to_string(q) + "\nloads " + loads[q], "", "",
+           12);
+  }
+
+  std::vector<std::string> wrong;
+  for (int q = 0; q < 4; ++q) {
+    const int need_a = q / 2, need_b = 2 + q % 2;  // the lanes that loaded what q needs
+    s.cell(x_of(q), kBottom, kW, kH, svg::tint(svg::kGreen, 0.7),
+           "lane " + std::to_string(q) + "\n" + owns[q] + " +=", "", "", 12);
+    // The two arrows: into the left and right thirds of the lane's box.
+    const struct {
+      int src, need;
+      const char* op;
+      double dx;
+      const char* colour;
+    } arrows[2] = {{a_src[q], need_a, "a", kW / 3, svg::kOrange},
+                   {b_src[q], need_b, "b", 2 * kW / 3, svg::kBlue}};
+    for (const auto& ar : arrows) {
+      const bool valid = ar.src >= 0 && ar.src < 4;
+      const bool right = ar.src == ar.need;
+      const std::string cls = std::string(ar.op) + " " + std::to_string(ar.src) + " " +
+                              std::to_string(q) + (right ? "" : " wrong");
+      if (valid) {
+        s.arrow(x_of(ar.src) + kW / 2, kTop + kH + 2, x_of(q) + ar.dx, kBottom - 3,
+                right ? ar.colour : svg::kVermillion, right ? 1.8 : 2.6, cls);
+      }
+      if (!right) {
+        wrong.push_back(
+            "lane " + std::to_string(q) + " reads its " + (ar.op[0] == 'a' ? "A" : "B") +
+            " operand from lane " + std::to_string(ar.src) +
+            (valid ? std::string(", which loaded ") + loads[ar.src] : ", not a quad lane") +
+            "; it needs " + loads[ar.need] + ", lane " + std::to_string(ar.need) + "'s");
+      }
+    }
+  }
+  s.text(12, kBottom + kH + 20,
+         "below: each lane reads its A and its B by a shuffle from the lanes above, and adds their "
+         "product to its element of C",
+         {12, svg::Anchor::kStart, false, svg::kFaint});
+  double y = kBottom + kH + 50;
+  y = s.legend(kX, y,
+               {{"line:" + std::string(svg::kOrange), "the A operand: quad_a_source(q)"},
+                {"line:" + std::string(svg::kBlue), "the B operand: quad_b_source(q)"}});
+  for (const std::string& w : wrong) {
+    s.text(12, y + 4, w, {12, svg::Anchor::kStart, true, svg::kVermillion});
+    y += 18;
+  }
+  return s;
+}
+
 }  // namespace lesson08

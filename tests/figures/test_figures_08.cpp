@@ -53,3 +53,20 @@ TEST_CASE("08 shuffle: the sources drawn are butterfly_partner's", "[cpu][figure
   }
   CHECK(butterfly_scene(5).count("after 7 496") == 1);
 }
+
+TEST_CASE("08 quad: each lane's arrows come from quad_a_source and quad_b_source",
+          "[cpu][figures]") {
+  const course::svg::Scene s = lesson08::quad_scene();
+  for (int q = 0; q < 4; ++q) {
+    INFO("quad lane " << q);
+    CHECK(s.count("a " + std::to_string(lesson08::quad_a_source(q)) + " " + std::to_string(q)) ==
+          1);
+    CHECK(s.count("b " + std::to_string(lesson08::quad_b_source(q)) + " " + std::to_string(q)) ==
+          1);
+  }
+  // The reference's sources are the ones the table gives: no arrow is drawn as wrong.
+  CHECK(s.count("a 0 1") == 1);
+  CHECK(s.count("b 3 3") == 1);
+  CHECK(s.count("wrong") == 0);
+  CHECK_NOTHROW(s.str());
+}
