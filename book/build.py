@@ -28,7 +28,6 @@ import shutil
 import subprocess
 import sys
 import time
-from html import escape
 from pathlib import Path
 
 BOOK = Path(__file__).resolve().parent
@@ -38,6 +37,7 @@ import bookdata  # noqa: E402
 import compare  # noqa: E402
 import statements  # noqa: E402
 from bookdata import CEILING_NAMES, ceilings_sentence, fmt, records, reference_gpu  # noqa: E402
+from course import figures as course_figures  # noqa: E402  (a figure's HTML and its frames)
 from course import hints as course_hints  # noqa: E402  (the hints of a lesson, task by task)
 from course.util import rel  # noqa: E402
 
@@ -269,14 +269,8 @@ def figure_block(lesson, fid, figures, where):
         raise BuildError(f"{where}: figure {fid!r} is shown twice in the chapter")
     used.append(fid)
     number = f"{int(lesson.num)}.{len(used)}"
-    first = spec["frames"][spec["first"]]
-    note = (f' <span class="course-figure-stub">{escape(spec["error"])}</span>'
-            if spec["error"] else "")
-    return (f'\\htmlonly[block]<figure class="course-figure" id="figure-{escape(fid)}" '
-            f'data-figure="{escape(fid)}"><div class="course-figure-controls"></div>'
-            f'<img class="course-figure-img" src="{escape(first)}" '
-            f'alt="{escape(spec["title"])}"/><figcaption><b>Figure {number}.</b> '
-            f'{escape(spec["caption"])}{note}</figcaption></figure>\\endhtmlonly')
+    return ("\\htmlonly[block]" + course_figures.figure_html(fid, spec, f"<b>Figure {number}.</b> ")
+            + "\\endhtmlonly")
 
 
 def transform_chapter(lesson, text, rel, page, snippets, figures):
@@ -791,9 +785,6 @@ def draw_figures(programs, lessons, dest):
             if spec["id"] in by_id:
                 raise BuildError(f"figure {spec['id']!r} is drawn by two programs")
             spec["frames"] = {k: f"figures/{l.num}/{v}" for k, v in spec["frames"].items()}
-            spec["first"] = "|".join(c["initial"] for c in spec["controls"])
-            if spec["first"] not in spec["frames"]:
-                spec["first"] = next(iter(spec["frames"]))
             by_id[spec["id"]] = spec
     return {"by_id": by_id, "used": {}}
 
@@ -802,8 +793,7 @@ def write_figure_data(figures, html_dir, src):
     """The figures' frames into html/figures/, and their index as a script (a page opened from
     the disk may not fetch JSON; it may load a script)."""
     shutil.copytree(src, html_dir / "figures", dirs_exist_ok=True)
-    data = {fid: {k: spec[k] for k in ("title", "controls", "frames", "first", "error")}
-            for fid, spec in figures["by_id"].items()}
+    data = course_figures.script_data(figures["by_id"].values())
     (html_dir / "course-figures.js").write_text(
         "// The figures of the chapters, drawn by the lessons' own functions (book/build.py).\n"
         "window.COURSE_FIGURES = " + json.dumps(data, indent=0) + ";\n")

@@ -89,10 +89,8 @@ class SimulatedGpu final : public course::TimingBackend {
   }
 };
 
-// Equal but for rounding (Catch2 2 and 3 spell Approx differently).
-bool close(double a, double b) {
-  return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b));
-}
+// Equal but for rounding.
+bool close(double a, double b) { return course_test::near(a, b); }
 
 // Two identical kernels, "A" (0) and "B" (1), of `base_ms` each.
 std::vector<std::function<void()>> twins(SimulatedGpu& gpu, double base_ms) {

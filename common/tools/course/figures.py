@@ -22,30 +22,39 @@ def target(lesson, solution):
     return f"figures{lesson.num}" + ("_solution" if solution else "")
 
 
+def first_key(spec):
+    """The key of the frame a figure shows first: its controls' initial values."""
+    first = "|".join(c["initial"] for c in spec["controls"])
+    return first if first in spec["frames"] else next(iter(spec["frames"]))
+
+
+def figure_html(fid, spec, label=""):
+    """The HTML of one figure (its first frame, its caption after `label`); book/figures.js adds
+    the controls and the enlarging. The book and your own page both use it."""
+    stub = (f' <span class="course-figure-stub">{html.escape(spec["error"])}</span>'
+            if spec["error"] else "")
+    return (f'<figure class="course-figure" id="figure-{html.escape(fid)}" '
+            f'data-figure="{html.escape(fid)}"><div class="course-figure-controls"></div>'
+            f'<img class="course-figure-img" src="{html.escape(spec["frames"][first_key(spec)])}" '
+            f'alt="{html.escape(spec["title"])}"/><figcaption>{label}'
+            f'{html.escape(spec["caption"])}{stub}</figcaption></figure>')
+
+
+def script_data(specs):
+    """What figures.js reads (window.COURSE_FIGURES): each figure's controls and frames by id."""
+    return {s["id"]: {"title": s["title"], "controls": s["controls"], "frames": s["frames"],
+                      "first": first_key(s), "error": s["error"]} for s in specs}
+
+
 def page(title, specs):
     """A standalone page: every figure with its controls (book/figures.js chooses the frames)."""
-    figures = []
-    data = {}
-    for s in specs:
-        first = "|".join(c["initial"] for c in s["controls"])
-        if first not in s["frames"]:
-            first = next(iter(s["frames"]))
-        data[s["id"]] = {"title": s["title"], "controls": s["controls"], "frames": s["frames"],
-                         "first": first, "error": s["error"]}
-        stub = (f'<span class="course-figure-stub">{html.escape(s["error"])}</span>'
-                if s["error"] else "")
-        figures.append(
-            f'<h2>{html.escape(s["title"])} <small>({html.escape(s["id"])})</small></h2>\n'
-            f'<figure class="course-figure" data-figure="{html.escape(s["id"])}">'
-            f'<div class="course-figure-controls"></div>'
-            f'<img class="course-figure-img" src="{html.escape(s["frames"][first])}" '
-            f'alt="{html.escape(s["title"])}"/><figcaption>{html.escape(s["caption"])}{stub}'
-            f'</figcaption></figure>\n')
+    figures = [f'<h2>{html.escape(s["title"])} <small>({html.escape(s["id"])})</small></h2>\n'
+               + figure_html(s["id"], s) + "\n" for s in specs]
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{html.escape(title)}</title>\n<link rel=\"stylesheet\" href=\"figures.css\">\n"
             "<style>body{font-family:'DejaVu Sans',Verdana,Arial,sans-serif;max-width:960px;"
             "margin:1em auto;padding:0 1em}div.contents{display:block}</style>\n"
-            "<script>window.COURSE_FIGURES = " + json.dumps(data) + ";</script>\n"
+            "<script>window.COURSE_FIGURES = " + json.dumps(script_data(specs)) + ";</script>\n"
             "<script src=\"figures.js\"></script></head>\n<body><div class=\"contents\">\n"
             f"<h1>{html.escape(title)}</h1>\n" + "".join(figures) + "</div></body></html>\n")
 
