@@ -2,12 +2,14 @@
 
 #include "common/bits.hpp"
 #include "common/random.hpp"
+#include "common/verify_detail.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -123,25 +125,26 @@ struct Prober {
     }
   }
 
-  // A job with A and B all ones, C filled with `fill`.
-  GemmJob all_ones(const GemmShape& s, float alpha, float beta, float fill) {
+  // A job with A all ones and B all `b`, C filled with `fill`.
+  GemmJob all_ones(const GemmShape& s, float alpha, float beta, float fill, float b = 1.0f) {
     GemmJob g = blank(s, bf16, fill);
     g.s.alpha = alpha, g.s.beta = beta;
     for (int i = 0; i < s.M; ++i)
       for (int k = 0; k < s.K; ++k) A_at(g, i, k) = 1.0f;
     for (int k = 0; k < s.K; ++k)
-      for (int j = 0; j < s.N; ++j) B_at(g, k, j) = 1.0f;
+      for (int j = 0; j < s.N; ++j) B_at(g, k, j) = b;
     return g;
   }
 
-  // All ones, C filled with `fill`: got / K when every element holds the same, else NaN.
-  double ones(const GemmShape& s, float alpha, float beta, float fill) {
-    GemmJob g = all_ones(s, alpha, beta, fill);
+  // A ones, B all `b`, C filled with `fill`: got / (b K) when every element holds the same, else
+  // NaN.
+  double ones(const GemmShape& s, float alpha, float beta, float fill, float b = 1.0f) {
+    GemmJob g = all_ones(s, alpha, beta, fill, b);
     go(g);
     const double first = C_of(g, 0);
     for (std::size_t e = 0; e < static_cast<std::size_t>(s.M) * s.N; ++e)
       if (C_of(g, e) != first) return NAN;
-    return first / s.K;
+    return first / (b * s.K);
   }
 
   // Is the operand read right, whatever the other does? It holds small codes (exact in bf16 when
@@ -251,45 +254,6 @@ ProbeReading::AtK decode(Prober& p, const ProbeReading& r, int k0, std::vector<l
   return at;
 }
 
-ProbeReading read_shape(Prober& p, const GemmShape& shape, bool with_codes) {
-  ProbeReading r;
-  r.s = shape;
-  const long hits_before = p.hits;
-  p.counts(r);
-  const std::size_t MN = static_cast<std::size_t>(shape.M) * shape.N;
-  const int K = shape.K;
-  r.a_row.assign(MN, -1), r.a_k.assign(MN, -1), r.b_row_k.assign(MN, -1), r.b_col.assign(MN, -1);
-  r.a_index.assign(MN, kUnknown), r.b_index.assign(MN, kUnknown);
-  r.b_n_by_k = p.bf16;
-  r.wrong.assign(MN, 0);
-  for (std::size_t e = 0; e < MN; ++e) {
-    if (r.unwritten[e]) r.wrong[e] = 1;
-    for (int k = 0; k < K; ++k)
-      if (r.count[e * K + k] != 1) r.wrong[e] = 1;
-  }
-  int k0 = with_codes ? good_k(r) : -1;
-  if (k0 >= 0) {
-    r.a_sums_right = p.sums_right(shape, true);
-    r.b_sums_right = p.sums_right(shape, false);
-    // B alone read wrong: its code probe (through A, read right) is clearest at a k whose row of
-    // B is not summed once.
-    if (r.a_sums_right && !r.b_sums_right) k0 = good_k(r, false);
-    ProbeReading::AtK at = decode(p, r, k0, &r.a_index, &r.b_index);
-    r.a_row = std::move(at.a_row), r.a_k = std::move(at.a_k);
-    r.b_row_k = std::move(at.b_row_k), r.b_col = std::move(at.b_col);
-    for (int i = 0; i < shape.M; ++i)
-      for (int j = 0; j < shape.N; ++j) {
-        const std::size_t e = r.at(i, j);
-        if (r.a_row[e] != i || r.a_k[e] != k0 || r.b_col[e] != j || r.b_row_k[e] != k0)
-          r.wrong[e] = 1;
-      }
-    r.k0 = k0;
-    if ((k0 ^ 8) < K) r.other_k.push_back(decode(p, r, k0 ^ 8, nullptr, nullptr));
-  }
-  r.canaries_hit = p.hits - hits_before;
-  return r;
-}
-
 // Fits got = x * P + y * C over the elements where both are known (least squares, 2 x 2).
 void fit(const std::vector<double>& got, const std::vector<double>& P, const std::vector<double>& C,
          double& x, double& y) {
@@ -309,7 +273,8 @@ void fit(const std::vector<double>& got, const std::vector<double>& P, const std
   y = (pp * gc - pc * gp) / det;
 }
 
-void scalars(Prober& p, const ProbeReading& r, ProbeFindings& f) {
+void scalars(Prober& p, ProbeReading& f) {
+  const ProbeReading& r = f;
   // C read when beta == 0: A and B all ones, C NaN (0 * NaN is NaN), then C small codes (added
   // as they are: beta ignored).
   {
@@ -333,8 +298,10 @@ void scalars(Prober& p, const ProbeReading& r, ProbeFindings& f) {
   if (!p.bf16 || r.s.K <= 128) {
     f.ones_scale = p.ones(r.s, 1.0f, 0.0f, kUnwritten);
     f.ones_swapped = p.ones(r.s, 0.0f, 2.0f, 0.0f);
+    // Products of 5/16: sums that are not whole (K = 40 gives 12.5), exact in bf16 too.
+    f.fraction_scale = p.ones(r.s, 1.0f, 0.0f, kUnwritten, 0.3125f);
   }
-  const int k0 = r.k0;
+  const int k0 = r.k0();
   const GemmShape& s = r.s;
   const std::size_t MN = static_cast<std::size_t>(s.M) * s.N;
   auto job = [&](float alpha, float beta, float fill, bool coded_c) {
@@ -352,7 +319,7 @@ void scalars(Prober& p, const ProbeReading& r, ProbeFindings& f) {
   std::vector<std::size_t> right;
   for (int i = 0; i < s.M; ++i)
     for (int j = 0; j < s.N; ++j)
-      if (k0 >= 0 && r.a_row[r.at(i, j)] == i && r.b_col[r.at(i, j)] == j)
+      if (k0 >= 0 && r.at_k0.a_row[r.at(i, j)] == i && r.at_k0.b_col[r.at(i, j)] == j)
         right.push_back(r.at(i, j));
   auto measure = [&](float alpha, float beta, double& x, double& y) {
     GemmJob g = job(alpha, beta, kUnwritten, true);
@@ -374,114 +341,251 @@ void scalars(Prober& p, const ProbeReading& r, ProbeFindings& f) {
   measure(2.0f, 3.0f, f.x23, f.y23);
 }
 
-// The explainers the lessons registered.
-std::vector<std::pair<std::string, Explainer>>& explainers() {
-  static std::vector<std::pair<std::string, Explainer>> list;
-  return list;
+
+ProbeReading read_shape(Prober& p, const GemmShape& shape) {
+  ProbeReading r;
+  r.s = shape;
+  const long hits_before = p.hits;
+  p.counts(r);
+  const std::size_t MN = static_cast<std::size_t>(shape.M) * shape.N;
+  const int K = shape.K;
+  r.a_index.assign(MN, kUnknown), r.b_index.assign(MN, kUnknown);
+  r.b_n_by_k = p.bf16;
+  r.wrong.assign(MN, 0);
+  for (std::size_t e = 0; e < MN; ++e) {
+    if (r.unwritten[e]) r.wrong[e] = 1;
+    for (int k = 0; k < K; ++k)
+      if (r.count[e * K + k] != 1) r.wrong[e] = 1;
+  }
+  int k0 = good_k(r);
+  r.a_sums_right = p.sums_right(shape, true);
+  r.b_sums_right = p.sums_right(shape, false);
+  // B alone read wrong: its code probe (through A, read right) is clearest at a k whose row of
+  // B is not summed once.
+  if (r.a_sums_right && !r.b_sums_right) k0 = good_k(r, false);
+  r.at_k0 = decode(p, r, k0, &r.a_index, &r.b_index);
+  const ProbeReading::AtK& at = r.at_k0;
+  for (int i = 0; i < shape.M; ++i)
+    for (int j = 0; j < shape.N; ++j) {
+      const std::size_t e = r.at(i, j);
+      if (at.a_row[e] != i || at.a_k[e] != k0 || at.b_col[e] != j || at.b_row_k[e] != k0)
+        r.wrong[e] = 1;
+    }
+  scalars(p, r);
+  r.canaries_hit = p.hits - hits_before;
+  return r;
 }
 
-// The shapes the probes run at, in sets: the first set the kernel accepts. Main: interior and
-// edge tiles up to 256 wide; second: the edges moved; third: K above several k-tiles, K > M, N.
+// The shapes the probes run at, in sets: the first set the kernel accepts. Each set: odd N (the
+// scalar paths), N and K multiples of 4 with the edges moved (the vector paths; an edge error
+// follows the edge), and K over several k-tiles, larger than M and N; every one with interior
+// and edge tiles.
 std::vector<std::vector<GemmShape>> probe_sets() {
-  return {{{197, 283, 40}, {149, 333, 24}, {23, 37, 88}},
+  return {{{197, 283, 40}, {148, 332, 24}, {23, 37, 88}},
           {{256, 256, 64}, {384, 512, 32}, {128, 128, 192}}};
 }
 
-std::string tag(const char* what, const GemmShape& s) {
-  return std::string(what) + " " + s.str();
+// The probes of one kernel, at the first set of shapes it accepts.
+std::shared_ptr<ProbeFindings> take_probes(const Kernel& kernel) {
+  Prober p{kernel.run, kernel.bf16};
+  for (const std::vector<GemmShape>& set : probe_sets()) {
+    try {
+      auto f = std::make_shared<ProbeFindings>();
+      for (const GemmShape& s : set) f->readings.push_back(read_shape(p, s));
+      return f;
+    } catch (const std::invalid_argument&) {
+      continue;  // a precondition of the kernel: stricter shapes
+    }
+  }
+  return nullptr;
 }
 
-// The result's own models that account for every element of it (common/result_causes.cpp): when one
-// names the cause on a shape that tells it from the others, the probes have nothing to add.
-bool complete_model(const VerifyReport& r) {
-  static const char* const kModels[] = {"wrong_leading_dimension_of_c",
-                                        "out_of_bounds_write",
-                                        "reads_c_when_beta_is_zero",
-                                        "swapped_roles",
-                                        "grid_too_small",
-                                        "wrong_leading_dimension_of_a_or_b",
-                                        "transposed"};
-  if (r.ambiguous() || !r.cause_is_model) return false;
-  for (const char* m : kModels)
-    if (r.cause_id == m) return true;
-  return false;
-}
+// The kernel once on fresh random inputs at `s`, checked with the kernel at hand: the report.
+VerifyReport check_random(const GemmRun& run, const GemmShape& s, bool bf16,
+                          const VerifyOptions& options, const void* id);
 
 }  // namespace
 
-bool register_explainer(const std::string& lesson, Explainer explainer) {
-  explainers().emplace_back(lesson, std::move(explainer));
+bool ProbeReading::any_wrong() const {
+  return std::find(wrong.begin(), wrong.end(), 1) != wrong.end();
+}
+
+const ProbeReading& ProbeFindings::primary() const {
+  for (const ProbeReading& r : readings)
+    if (r.any_wrong()) return r;
+  return readings.front();
+}
+
+// ---- The evidence ------------------------------------------------------------------------------
+
+Evidence::Evidence(const verify_detail::Result& result, const Kernel* kernel)
+    : result_(result), kernel_(kernel) {}
+
+const VerifyReport& Evidence::report() const {
+  return result_.r;
+}
+
+const ProbeFindings* Evidence::probes() {
+  if (probed_ || kernel_ == nullptr) return probes_.get();
+  probed_ = true;
+  // The probes do not depend on the failing shape: one kernel is probed once per program.
+  static std::map<const void*, std::shared_ptr<ProbeFindings>> taken;
+  if (kernel_->id != nullptr)
+    if (const auto it = taken.find(kernel_->id); it != taken.end()) return (probes_ = it->second).get();
+  try {
+    probes_ = take_probes(*kernel_);
+  } catch (const std::exception& e) {
+    probe_error_ = e.what();
+  }
+  if (probes_ && kernel_->id != nullptr) taken[kernel_->id] = probes_;
+  return probes_.get();
+}
+
+const ProbeFindings* Evidence::probes_every_k() {
+  const ProbeFindings* f = probes();
+  if (f == nullptr || every_k_) return f;
+  every_k_ = true;
+  ProbeReading& r = const_cast<ProbeReading&>(f->primary());
+  if (!r.tile_k.empty() || r.k0() < 0) return f;
+  Prober p{kernel_->run, kernel_->bf16};
+  try {
+    for (int k = r.k0() & ~15; k < std::min(r.s.K, (r.k0() & ~15) + 16); ++k)
+      if (k != r.k0()) r.tile_k.push_back(decode(p, r, k, nullptr, nullptr));
+  } catch (const std::exception& e) {
+    probe_error_ = e.what();
+  }
+  return f;
+}
+
+const std::vector<char>& Evidence::unstable() {
+  if (ran_again_ || kernel_ == nullptr || !kernel_->again) return unstable_;
+  ran_again_ = true;
+  const std::size_t MN = static_cast<std::size_t>(result_.M) * result_.N;
+  unstable_.assign(MN, 0);
+  // Twice at most: a race may give the same wrong values two runs in a row.
+  for (int run = 0; run < 2 && unstable_count() == 0; ++run) {
+    const std::vector<float> again = kernel_->again();
+    for (std::size_t e = 0; e < MN && e < again.size(); ++e) {
+      const float a = again[e], b = result_.p.got[e];
+      if (!(std::isnan(a) && std::isnan(b)) && bits_of(a) != bits_of(b)) unstable_[e] = 1;
+    }
+  }
+  return unstable_;
+}
+
+long Evidence::unstable_count() {
+  const std::vector<char>& u = unstable();
+  return static_cast<long>(std::count(u.begin(), u.end(), 1));
+}
+
+int Evidence::edge_tile(const std::vector<char>& where) const {
+  const int M = result_.M, N = result_.N;
+  for (int T : {8, 16, 32, 64, 128, 256}) {
+    const int rm = M / T * T, cn = N / T * T;
+    if (rm == 0 || cn == 0 || (rm == M && cn == N)) continue;
+    bool inside = false, any = false;
+    for (int i = 0; i < M && !inside; ++i)
+      for (int j = 0; j < N && !inside; ++j)
+        if (where[result_.at(i, j)]) (i < rm && j < cn ? inside : any) = true;
+    if (any && !inside) return T;
+  }
+  return 0;
+}
+
+// ---- The table and its walk --------------------------------------------------------------------
+
+namespace {
+std::vector<Rule>& lesson_rules() {
+  static std::vector<Rule> rules;
+  return rules;
+}
+}  // namespace
+
+bool register_rule(Rule rule) {
+  lesson_rules().push_back(std::move(rule));
   return true;
 }
 
-namespace {
-VerifyReport check_random(const GemmRun& run, const GemmShape& s, bool bf16,
-                          const VerifyOptions& options);
-}  // namespace
+const std::vector<Rule>& cause_rules() {
+  static std::vector<Rule> table;
+  static std::size_t merged = ~std::size_t(0);
+  if (merged != lesson_rules().size()) {
+    table = verify_detail::course_rules();
+    table.insert(table.end(), lesson_rules().begin(), lesson_rules().end());
+    std::stable_sort(table.begin(), table.end(),
+                     [](const Rule& a, const Rule& b) { return a.rank < b.rank; });
+    merged = lesson_rules().size();
+  }
+  return table;
+}
 
-void diagnose(const GemmRun& run, bool bf16, VerifyReport& report, const std::string& lesson) {
-  if (complete_model(report)) return;
-  ProbeFindings f;
-  Prober p{run, bf16};
-  for (const std::vector<GemmShape>& set : probe_sets()) {
-    try {
-      f.readings.clear();
-      for (std::size_t n = 0; n < set.size(); ++n)
-        f.readings.push_back(read_shape(p, set[n], n != 1));
-      scalars(p, f.readings.front(), f);
-      break;
-    } catch (const std::invalid_argument&) {
-      f.readings.clear();
-      continue;  // a precondition of the kernel: stricter shapes
-    } catch (const std::exception& e) {
-      report.cause += "\n    (the probes could not run: " + std::string(e.what()) + ")";
-      return;
-    }
-  }
-  if (f.readings.empty()) return;
-  // What the result alone shows at the main probe shape, where a complete model of it may tell
-  // what the failing shape could not (a band never written: swapped roles or a grid too small).
-  auto result_model = [&] {
-    GemmShape s = f.readings.front().s;
-    s.alpha = 1.25f, s.beta = -0.5f;
-    const VerifyReport at = check_random(run, s, bf16, {});
-    if (at.passed || !complete_model(at)) return false;
-    report.cause = at.cause, report.cause_id = at.cause_id, report.candidates.clear();
-    report.cause_is_model = true;
-    return true;
-  };
-  if (f.readings.front().canaries_hit > 0) {  // writes outside C: the result's models say it
-    result_model();
-    return;
-  }
-  const std::string generic = course_wide_cause(f);
-  std::string cause;
-  for (const auto& e : explainers()) {
-    if (!lesson.empty() && e.first != lesson) continue;
-    cause = e.second(f, generic);
-    if (!cause.empty()) break;
-  }
-  if (cause.empty()) cause = generic;
-  if (cause.empty()) {
-    if (report.ambiguous() || !report.cause_is_model) result_model();
-    return;
-  }
-  report.cause = cause + ".";
-  report.cause_id = "probe";
+void explain(Evidence& e, VerifyReport& report, const std::string& lesson) {
+  const std::vector<Rule>& table = cause_rules();
+  e.lesson = lesson;
+  auto speaks = [&](const Rule& rule) { return lesson.empty() || rule.lesson.empty() || rule.lesson == lesson; };
+  report.cause = "wrong values without a pattern the checker knows: look at the map and the first "
+                 "mismatches, and compare one element by hand.";
+  report.cause_id.clear();
   report.candidates.clear();
+  for (std::size_t n = 0; n < table.size(); ++n) {
+    if (!speaks(table[n])) continue;
+    const std::string text = table[n].says(e);
+    if (text.empty()) continue;
+    report.cause = text + (text.back() == '.' ? "" : ".");
+    report.cause_id = table[n].id;
+    if (!table[n].model) break;
+    // A model: on a tiny shape, later ones may fit the same numbers.
+    std::vector<std::string> texts = {text};
+    for (std::size_t o = n + 1; o < table.size(); ++o) {
+      if (!table[o].model || !speaks(table[o])) continue;
+      if (const std::string t = table[o].says(e); !t.empty()) {
+        if (report.candidates.empty()) report.candidates.push_back(table[n].id);
+        report.candidates.push_back(table[o].id);
+        texts.push_back(t);
+      }
+    }
+    if (texts.size() == 1) break;
+    // A larger, ragged shape tells them apart, when the kernel is at hand.
+    static int depth = 0;
+    if (const Kernel* k = e.kernel(); k != nullptr && depth == 0) {
+      ++depth;
+      GemmShape s = probe_sets().front().front();
+      s.alpha = 1.25f, s.beta = -0.5f;
+      VerifyOptions o;
+      o.lesson = lesson;
+      const VerifyReport at = check_random(k->run, s, k->bf16, o, k->id);
+      --depth;
+      if (!at.passed && !at.ambiguous() && !at.cause_id.empty()) {
+        report.cause = at.cause, report.cause_id = at.cause_id, report.candidates.clear();
+        break;
+      }
+    }
+    std::ostringstream t;
+    t << "at this size it could be " << (texts.size() == 2 ? "either" : "any") << " of "
+      << texts.size() << " causes (a larger, ragged shape tells them apart):";
+    for (std::size_t k = 0; k < texts.size(); ++k) {
+      std::string x = texts[k];
+      if (!x.empty() && x.back() == '.') x.pop_back();
+      t << (k == 0 ? " " : "; or ") << "(" << k + 1 << ") " << x;
+    }
+    report.cause = t.str() + ".";
+    break;
+  }
+  if (!e.probe_error().empty())
+    report.cause += "\n    (the probes could not run: " + e.probe_error() + ")";
 }
 
 namespace {
 
-// The kernel once on fresh random inputs, checked: the report the result alone gives.
+// The kernel once on fresh random inputs, checked: the report, with the kernel at hand.
 VerifyReport check_random(const GemmRun& run, const GemmShape& s, bool bf16,
-                          const VerifyOptions& options) {
+                          const VerifyOptions& options, const void* id) {
   GemmJob g;
   g.s = s;
   g.bf16 = g.b_n_by_k = bf16;
   auto draw = [&](const char* what, int rows, int cols) {
-    if (!bf16) return random_matrix<float>(rows, cols, derive_seed(tag(what, s)));
-    const auto h = random_matrix<bf16_t>(rows, cols, derive_seed(tag(what, s)));
+    if (!bf16) return random_matrix<float>(rows, cols, derive_seed(std::string(what) + " " + s.str()));
+    const auto h = random_matrix<bf16_t>(rows, cols, derive_seed(std::string(what) + " " + s.str()));
     std::vector<float> v(h.size());
     for (std::size_t x = 0; x < h.size(); ++x) v[x] = __bfloat162float(h[x]);
     return v;
@@ -490,45 +594,55 @@ VerifyReport check_random(const GemmRun& run, const GemmShape& s, bool bf16,
   g.B = bf16 ? draw("B", s.N, s.K) : draw("B", s.K, s.N);
   const std::vector<float> C0 = draw("C", s.M, s.N);
   g.c_at = guard_band(s.M, s.N);
-  VerifyReport r;
   if (!bf16) {
     g.out = make_guarded_output(s, C0);
-    run(g);
-    r = verify_gemm(s, g.A, g.B, C0, g.out, options);
   } else {
-    std::vector<bf16_t> A(g.A.size()), B(g.B.size()), C(C0.size());
-    for (std::size_t x = 0; x < A.size(); ++x) A[x] = __float2bfloat16(g.A[x]);
-    for (std::size_t x = 0; x < B.size(); ++x) B[x] = __float2bfloat16(g.B[x]);
+    std::vector<bf16_t> C(C0.size());
     for (std::size_t x = 0; x < C.size(); ++x) C[x] = __float2bfloat16(C0[x]);
     const std::vector<bf16_t> guarded = make_guarded_output(s, C);
-    g.out.resize(guarded.size());
-    for (std::size_t x = 0; x < guarded.size(); ++x) g.out[x] = widen(guarded[x]);
-    run(g);
-    std::vector<bf16_t> out(g.out.size());
-    for (std::size_t x = 0; x < out.size(); ++x) out[x] = narrow(g.out[x]);
-    r = verify_gemm(s, A, B, C, out, options);
+    for (const bf16_t& x : guarded) g.out.push_back(widen(x));
   }
-  return r;
+  const GemmJob input = g;
+  Kernel kernel{run, bf16, [&run, &input] {
+                  GemmJob h = input;
+                  run(h);
+                  return std::vector<float>(h.out.begin() + static_cast<long>(h.c_at),
+                                            h.out.begin() + static_cast<long>(h.c_at) +
+                                                static_cast<long>(h.s.M) * h.s.N);
+                },
+                id};
+  VerifyOptions o = options;
+  o.kernel = &kernel;
+  run(g);
+  if (!bf16) return verify_gemm(s, g.A, g.B, C0, g.out, o);
+  auto narrowed = [](const std::vector<float>& v) {
+    std::vector<bf16_t> h(v.size());
+    for (std::size_t x = 0; x < v.size(); ++x) h[x] = narrow(v[x]);
+    return h;
+  };
+  std::vector<bf16_t> C(C0.size());
+  for (std::size_t x = 0; x < C.size(); ++x) C[x] = __float2bfloat16(C0[x]);
+  return verify_gemm(s, narrowed(g.A), narrowed(g.B), C, narrowed(g.out), o);
 }
 
 }  // namespace
 
 VerifyReport check_gemm_run(const GemmRun& run, const GemmShape& s, bool bf16,
                             const VerifyOptions& options, const void* kernel) {
-  VerifyReport r = check_random(run, s, bf16, options);
-  if (r.passed) return r;
-  // What the probes named for this kernel earlier in this program.
-  static std::map<std::pair<const void*, std::string>, std::pair<std::string, std::string>> named;
-  const auto key = std::make_pair(kernel, options.lesson);
-  if (kernel != nullptr && !complete_model(r)) {
-    if (const auto it = named.find(key); it != named.end()) {
-      r.cause = it->second.first, r.cause_id = it->second.second, r.candidates.clear();
-      return r;
-    }
+  return check_random(run, s, bf16, options, kernel);
+}
+
+void diagnose(const GemmRun& run, bool bf16, VerifyReport& report, const std::string& lesson) {
+  VerifyOptions o;
+  o.lesson = lesson;
+  try {
+    const VerifyReport again = check_random(run, report.shape, bf16, o, nullptr);
+    if (again.passed) return;
+    report.cause = again.cause, report.cause_id = again.cause_id;
+    report.candidates = again.candidates;
+  } catch (const std::exception& e) {
+    report.cause += "\n    (the probes could not run: " + std::string(e.what()) + ")";
   }
-  diagnose(run, bf16, r, options.lesson);
-  if (kernel != nullptr && r.cause_id == "probe") named[key] = {r.cause, r.cause_id};
-  return r;
 }
 
 }  // namespace course

@@ -1,6 +1,7 @@
 #include "common/verify.hpp"
 
 #include "common/bits.hpp"
+#include "common/diagnosis.hpp"
 #include "common/precision.hpp"
 #include "common/verify_detail.hpp"
 
@@ -24,7 +25,6 @@ std::string GemmShape::str() const {
 
 namespace {
 
-using verify_detail::Cause;
 using verify_detail::close;
 using verify_detail::Compared;
 using verify_detail::MatD;
@@ -227,11 +227,9 @@ VerifyReport verify_core(const Problem& p, VerifyReport r, const VerifyOptions& 
   if (!r.passed) {
     int tile = 0;
     r.tile_map = tile_map(p, c, bad, unw, nonf, tile);
-    const Cause cause = likely_cause(p, c, r, bad);
-    r.cause = cause.text;
-    r.cause_id = cause.id;
-    r.candidates = cause.candidates;
-    r.cause_is_model = cause.model;
+    const verify_detail::Result result(p, c, r, bad);
+    Evidence evidence(result, o.kernel);
+    explain(evidence, r, o.lesson);
   }
   return r;
 }

@@ -13,12 +13,9 @@
 ///   for NaN, for being unwritten, and the canaries are all checked).
 ///
 /// A failure reports the first mismatches as (row, col, got, expected), a map of the wrong tiles,
-/// and the likely cause as the result alone shows it: the models of common/result_causes.cpp that
-/// account for every compared element (C or an operand indexed with the wrong row stride, x and y
-/// roles swapped, a grid too small, C written transposed, writes outside C), then the plain facts
-/// (NaN, elements never written). When the kernel can be run again, check_gemm() replaces that
-/// cause with what probes of the kernel show (common/diagnosis.hpp): which rows, columns and k
-/// each element used, and how alpha and beta were applied.
+/// and the likely cause: the first rule of the table of causes (common/diagnosis.hpp) that
+/// recognises the result. With the result alone, the rules that read the result speak; check_gemm()
+/// also hands them the kernel, to run again and to probe.
 #pragma once
 
 #include "common/gemm.hpp"
@@ -30,6 +27,8 @@
 #include <vector>
 
 namespace course {
+
+struct Kernel;  // what the diagnosis may run again (common/diagnosis.hpp)
 
 /// The bit patterns the checks plant: a NaN that marks "never written", another that marks the
 /// canary bands around C. Both are quiet NaNs, so no arithmetic can produce them by chance.
@@ -66,9 +65,11 @@ struct VerifyOptions {
   int max_listed = 8;
   /// A name for the report ("naive_sgemm", say).
   std::string label;
-  /// The lesson ("08") whose explainers word the diagnosis (common/diagnosis.hpp); "" for every
-  /// one the program registered. A grader registers only its own lesson's.
+  /// The lesson ("08") whose rules join the course's in the diagnosis (common/diagnosis.hpp); ""
+  /// for every one the program registered.
   std::string lesson;
+  /// The kernel, for the rules that run it again (nullptr: the result alone).
+  const Kernel* kernel = nullptr;
 };
 
 /// What a check found. `passed` is the verdict; describe() is the diagnosis for people.
@@ -91,16 +92,13 @@ struct VerifyReport {
   std::vector<Mismatch> mismatches;  ///< the first few
   std::string tile_map;              ///< which tiles are wrong, as text
   std::string cause;                 ///< the likely cause, or "" when passed
-  /// The detector that named the cause ("swapped_roles", see diagnosis_detectors()), "probe" when
-  /// the probes of common/diagnosis.hpp named it, or "" when passed or nothing recognised it.
+  /// The rule that named the cause ("swapped_roles", see cause_rules()), or "" when passed or no
+  /// rule recognised it.
   std::string cause_id;
   /// When this shape cannot tell causes apart (a 1 x 1 x 1 problem whose one element several
-  /// mistakes explain alike): every detector whose model explains the result, cause_id first.
-  /// Empty when one cause fits. The probes tell them apart (common/diagnosis.hpp).
+  /// mistakes explain alike) and no kernel was at hand to try a larger one: every rule whose model
+  /// explains the result, cause_id first. Empty when one cause fits.
   std::vector<std::string> candidates;
-  /// True when the cause is a model that accounts for every compared element (C indexed with
-  /// the wrong row stride, say), not a pattern that merely fits.
-  bool cause_is_model = false;
   /// True when the result is explained by more than one cause at this shape.
   bool ambiguous() const { return candidates.size() > 1; }
   /// The full diagnosis: verdict, counts, errors, first mismatches, tile map, likely cause.
@@ -112,12 +110,6 @@ struct VerifyReport {
 VerifyReport verify_gemm(const GemmShape& s, const std::vector<float>& A,
                          const std::vector<float>& B, const std::vector<float>& C0,
                          const std::vector<float>& guarded_out, const VerifyOptions& options = {});
-
-/// The names of the detectors the result's own diagnosis tries (common/result_causes.cpp), in the
-/// order it tries them: the first whose model fits the result names the likely cause
-/// (VerifyReport::cause_id). Specific patterns come before generic ones, so that a result both
-/// would explain gets the specific name.
-const std::vector<std::string>& diagnosis_detectors();
 
 /// What the CPU does with the same product: Eigen's SGEMM timed on this machine's CPU.
 struct CpuSgemm {

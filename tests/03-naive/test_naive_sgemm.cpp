@@ -11,6 +11,7 @@
 #include "naive_sgemm.hpp"
 
 #include "common/gemm_check.hpp"
+#include "lessons/03-naive/causes.hpp"
 
 #include <vector>
 

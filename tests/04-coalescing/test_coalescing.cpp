@@ -13,6 +13,7 @@
 #include "warp_access.hpp"
 
 #include "common/gemm_check.hpp"
+#include "lessons/03-naive/causes.hpp"
 
 #include <string>
 #include <vector>

@@ -4,8 +4,8 @@
 
 #include "planted_kernels.hpp"
 
-#include "lessons/08-warp-shuffle/quad_diagnosis.hpp"
-#include "lessons/10-tensor-cores/fragment_diagnosis.hpp"
+#include "lessons/08-warp-shuffle/causes.hpp"
+#include "lessons/10-tensor-cores/causes.hpp"
 
 #include "common/check.hpp"
 #include "common/cublas_gemm.hpp"
@@ -99,12 +99,12 @@ TEST_CASE("the first failing shape of the grid names the planted cause", "[gpu][
       {Fault::kWrongLdC, "wrong_leading_dimension_of_c", "row stride of K = 5 instead of N = 13"},
       {Fault::kWrongLdA, "wrong_leading_dimension_of_a_or_b",
        "A is read with a row stride of N = 13 instead of K = 5"},
-      {Fault::kSkipsKTail, "probe", "are never summed"},
-      {Fault::kQuadWrongSource, "probe", "wrong shuffle source in a quad"},
-      {Fault::kAlphaTwice, "probe", "alpha is applied twice"},
-      {Fault::kKStride2, "probe", "the terms k = 1, 3, 5, ... (1 of every 2) are never summed"},
+      {Fault::kSkipsKTail, "terms", "are never summed"},
+      {Fault::kQuadWrongSource, "quad_source", "wrong shuffle source in a quad"},
+      {Fault::kAlphaTwice, "alpha_beta", "alpha is applied twice"},
+      {Fault::kKStride2, "terms", "the terms k = 1, 3, 5, ... (1 of every 2) are never summed"},
       {Fault::kBTransposed, "wrong_leading_dimension_of_a_or_b", "B[col * K + k]"},
-      {Fault::kSecondSubTile, "probe", "rows 16..31, 80..95"},
+      {Fault::kSecondSubTile, "products_elsewhere", "rows 16..31, 80..95"},
   };
   for (const Case& c : cases) {
     auto fn = [&](int M, int N, int K, float a, const float* A, const float* B, float b, float* C) {
@@ -145,7 +145,7 @@ TEST_CASE("bf16 on tensor cores: ldmatrix and fragment faults named on the first
     const course::VerifyReport r = first(Bf16Fault::kARegistersSwapped);
     INFO(r.describe());
     REQUIRE_FALSE(r.passed);
-    CHECK(r.cause_id == "probe");
+    CHECK(r.cause_id == "fragments");
     CHECK(r.cause.find("register 1 holds rows 0-7, k 8-15") != std::string::npos);
   }
   {

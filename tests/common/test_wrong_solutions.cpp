@@ -9,9 +9,10 @@
 #include "common/diagnosis.hpp"
 #include "common/gemm_check.hpp"
 #include "common/precision.hpp"
-#include "lessons/08-warp-shuffle/quad_diagnosis.hpp"
-#include "lessons/10-tensor-cores/fragment_diagnosis.hpp"
-#include "lessons/11-tma-pipeline/ring_diagnosis.hpp"
+#include "lessons/03-naive/causes.hpp"
+#include "lessons/08-warp-shuffle/causes.hpp"
+#include "lessons/10-tensor-cores/causes.hpp"
+#include "lessons/11-tma-pipeline/causes.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,9 +1,10 @@
-/// \file fragment_diagnosis.hpp
-/// \brief Lesson 10's reading of a failed GEMM check, in terms of the m16n8k16 fragments
+/// \file causes.hpp
+/// \brief Lesson 10's rules in the table of causes (common/diagnosis.hpp), in terms of the m16n8k16
+/// fragments
 /// (a_fragment_coord(), b_fragment_coord(), c_fragment_coord(), the ldmatrix register order):
 /// 8 x 8 sub-matrices of A in the wrong registers, the two k halves of B's registers exchanged, the
-/// accumulator rows or columns stored in the wrong place. Registered with the course's diagnosis
-/// (common/diagnosis.hpp) by including this header: the lesson's grader does.
+/// accumulator rows or columns stored in the wrong place; and its races. Registered by including
+/// this header: the lesson's grader does.
 #pragma once
 
 #include "common/diagnosis.hpp"
@@ -42,20 +43,21 @@ inline std::string block_name(int q) {
 }  // namespace fragment_detail
 
 /// The fragment mistakes the probes show, in the lesson's terms; "" when none fits.
-inline std::string explain_fragments(const course::ProbeFindings& f,
-                                     const std::string& /*generic*/) {
+inline std::string fragments(course::Evidence& e) {
   using namespace fragment_detail;
-  if (f.readings.empty() || f.readings.front().k0 < 0) return "";
-  const course::ProbeReading& r = f.readings.front();
+  const course::ProbeFindings* f = e.probes();
+  if (f == nullptr || f->primary().k0() < 0) return "";
+  const course::ProbeReading& r = f->primary();
+  const course::ProbeReading::AtK& at = r.at_k0;
   // The accumulators stored in the wrong place: rows exchanged within 16 (k right everywhere).
   bool rows_swapped = true, any = false;
   for (int i = 0; i < r.s.M && rows_swapped; ++i)
     for (int j = 0; j < r.s.N && rows_swapped; ++j) {
       const std::size_t e = r.at(i, j);
-      if (r.a_row[e] < 0 || r.b_col[e] < 0) continue;
-      if (r.a_row[e] == i && r.a_k[e] == r.k0) continue;
+      if (at.a_row[e] < 0 || at.b_col[e] < 0) continue;
+      if (at.a_row[e] == i && at.a_k[e] == at.k) continue;
       any = true;
-      rows_swapped = r.a_row[e] == (i ^ 8) && r.a_k[e] == r.k0 && r.b_col[e] == j;
+      rows_swapped = at.a_row[e] == (i ^ 8) && at.a_k[e] == at.k && at.b_col[e] == j;
     }
   if (any && rows_swapped)
     return "rows 0-7 and 8-15 of every 16-row tile are exchanged where the accumulators are "
@@ -66,12 +68,12 @@ inline std::string explain_fragments(const course::ProbeFindings& f,
   for (int i = 0; i < r.s.M && only_cross; ++i)
     for (int j = 0; j < r.s.N && only_cross; ++j) {
       const std::size_t e = r.at(i, j);
-      if (r.a_row[e] < 0) continue;
-      if (r.a_row[e] != i)
+      if (at.a_row[e] < 0) continue;
+      if (at.a_row[e] != i)
         only_cross = false;
-      else if (r.a_k[e] == (r.k0 ^ 8))
+      else if (at.a_k[e] == (at.k ^ 8))
         crossed = true;
-      else if (r.a_k[e] != r.k0)
+      else if (at.a_k[e] != at.k)
         only_cross = false;
     }
   if (crossed && only_cross)
@@ -80,8 +82,10 @@ inline std::string explain_fragments(const course::ProbeFindings& f,
            "order -> check the ldmatrix addresses of B (b_fragment_coord) against A's";
   // A's registers: the reads at k0 and at k0 ^ 8 cover both k halves.
   int held[4] = {-1, -1, -1, -1};
-  a_registers(r, r.k0, r.a_row, r.a_k, held);
-  for (const course::ProbeReading::AtK& o : r.other_k) a_registers(r, o.k, o.a_row, o.a_k, held);
+  a_registers(r, at.k, at.a_row, at.a_k, held);
+  // Both k halves of the 16-wide k step: the reads at every k of k0's k-tile.
+  for (const course::ProbeReading::AtK& o : e.probes_every_k()->primary().tile_k)
+    a_registers(r, o.k, o.a_row, o.a_k, held);
   bool blocks = true, moved = false;
   for (int q = 0; q < 4; ++q) {
     if (held[q] == -2) blocks = false;
@@ -105,9 +109,9 @@ inline std::string explain_fragments(const course::ProbeFindings& f,
   for (int i = 0; i < r.s.M && cols_moved; ++i)
     for (int j = 0; j < r.s.N && cols_moved; ++j) {
       const std::size_t e = r.at(i, j);
-      if (r.a_row[e] < 0 || r.b_col[e] < 0 || r.b_col[e] == j) continue;
+      if (at.a_row[e] < 0 || at.b_col[e] < 0 || at.b_col[e] == j) continue;
       any = true;
-      cols_moved = r.a_row[e] == i && r.b_col[e] / 8 == j / 8;
+      cols_moved = at.a_row[e] == i && at.b_col[e] / 8 == j / 8;
     }
   if (any && cols_moved)
     return "within every 8 columns of C the accumulators are stored in the wrong columns: c0, c1 "
@@ -116,8 +120,18 @@ inline std::string explain_fragments(const course::ProbeFindings& f,
   return "";
 }
 
+/// A race in this lesson's terms: the copies into shared memory and the reads of them.
+inline std::string race(course::Evidence& e) {
+  if (e.unstable_count() == 0 || e.edge_tile(e.unstable()) != 0) return "";
+  return "the wrong values change from run to run: " + std::to_string(e.unstable_count()) +
+         " elements differ between two runs on the same inputs, a race -> a tile is read before "
+         "its copy landed (cp.async.wait_group, then __syncthreads(), before the ldmatrix reads) "
+         "or overwritten while others still read it (a __syncthreads() before the next copy); "
+         "confirm with " + course::sanitize_command("10");
+}
+
 /// Registered once, by every program that includes this header.
-inline const bool kFragmentExplainerRegistered =
-    course::register_explainer("10", explain_fragments);
+inline const bool kFragmentRule = course::register_rule({"fragments", "10", 800, false, fragments});
+inline const bool kRaceRule = course::register_rule({"race", "10", 750, false, race});
 
 }  // namespace lesson10

@@ -1,7 +1,7 @@
-/// \file quad_diagnosis.hpp
-/// \brief Lesson 08's reading of a failed GEMM check: a quad whose lanes take their operands from
-/// the wrong lanes (quad_a_source(), quad_b_source()). Registered with the course's diagnosis
-/// (common/diagnosis.hpp) by including this header: the lesson's grader does.
+/// \file causes.hpp
+/// \brief Lesson 08's rules in the table of causes (common/diagnosis.hpp): a quad whose lanes take
+/// their operands from the wrong lanes (quad_a_source(), quad_b_source()). Registered by including
+/// this header: the lesson's grader does.
 #pragma once
 
 #include "common/diagnosis.hpp"
@@ -14,16 +14,18 @@ namespace lesson08 {
 /// When every element of C multiplied A and B from its own 2 x 2 quad block, but some quad lane
 /// took them from the wrong lanes, the same ones in every quad: which lane, and what it took.
 /// "" otherwise.
-inline std::string explain_quads(const course::ProbeFindings& f, const std::string& /*generic*/) {
-  if (f.readings.empty() || f.readings.front().k0 < 0) return "";
-  const course::ProbeReading& r = f.readings.front();
+inline std::string quad_sources(course::Evidence& e) {
+  const course::ProbeFindings* f = e.probes();
+  if (f == nullptr || f->primary().k0() < 0) return "";
+  const course::ProbeReading& r = f->primary();
+  const course::ProbeReading::AtK& at = r.at_k0;
   int a_src[4] = {-1, -1, -1, -1}, b_src[4] = {-1, -1, -1, -1};
   for (int i = 0; i < r.s.M; ++i)
     for (int j = 0; j < r.s.N; ++j) {
       const std::size_t e = r.at(i, j);
-      if (r.a_row[e] < 0 || r.b_col[e] < 0) continue;
-      if (r.a_k[e] != r.k0 || r.b_row_k[e] != r.k0) return "";
-      const int da = r.a_row[e] - (i & ~1), db = r.b_col[e] - (j & ~1);
+      if (at.a_row[e] < 0 || at.b_col[e] < 0) continue;
+      if (at.a_k[e] != at.k || at.b_row_k[e] != at.k) return "";
+      const int da = at.a_row[e] - (i & ~1), db = at.b_col[e] - (j & ~1);
       if (da < 0 || da > 1 || db < 0 || db > 1) return "";
       const int q = 2 * (i % 2) + j % 2;
       if ((a_src[q] >= 0 && a_src[q] != da) || (b_src[q] >= 0 && b_src[q] != db)) return "";
@@ -46,6 +48,6 @@ inline std::string explain_quads(const course::ProbeFindings& f, const std::stri
 }
 
 /// Registered once, by every program that includes this header.
-inline const bool kQuadExplainerRegistered = course::register_explainer("08", explain_quads);
+inline const bool kQuadRule = course::register_rule({"quad_source", "08", 800, false, quad_sources});
 
 }  // namespace lesson08
