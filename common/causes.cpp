@@ -706,7 +706,7 @@ constexpr const char* kStaleTile =
     "what it held before: every thread loads (zero past M, N and K) and reaches every "
     "__syncthreads(); only the store is guarded";
 
-std::string edge_words(const ProbeReading& r, int T) {
+std::string edge_words(const ProbeReading& r, int T, bool mixed_k) {
   const int rm = r.s.M / T * T, cn = r.s.N / T * T;
   bool last_row = true, last_col = true, unw = true, rows = false, cols = false;
   bool twice = false, lost_only = true, lost = false;  // over the written wrong elements: terms summed twice (or
@@ -715,15 +715,18 @@ std::string edge_words(const ProbeReading& r, int T) {
     for (int j = 0; j < r.s.N; ++j) {
       const std::size_t e = r.at(i, j);
       if (!r.wrong[e]) continue;
-      int sum = 0, most = 0;
+      const signed char* c = &r.count[e * r.s.K];
       for (int k = 0; k < r.s.K && !r.unwritten[e]; ++k) {
-        const int c = r.count[e * r.s.K + k];
-        sum += c < 0 ? r.s.K : c, most = std::max(most, c);
-        lost_only = lost_only && (c == 0 || c == 1);
-        lost = lost || c == 0;
+        lost_only = lost_only && (c[k] == 0 || c[k] == 1);
+        lost = lost || c[k] == 0;
       }
-      // As many terms as K, some twice: terms of another k-tile in place of this one's.
-      twice = twice || (!r.unwritten[e] && most >= 2 && sum == r.s.K);
+      // Terms of the k-tile before in place of this one's: each k summed twice has k + T lost.
+      for (int t : {8, 16, 32, 64}) {
+        bool shifted = !r.unwritten[e], any = false;
+        for (int k = 0; k < r.s.K && shifted; ++k)
+          if (c[k] >= 2) any = true, shifted = k + t < r.s.K && c[k + t] == 0;
+        twice = twice || (shifted && any);
+      }
       if (i != r.s.M - 1) last_row = false;
       if (j != r.s.N - 1) last_col = false;
       if (!r.unwritten[e]) unw = false;
@@ -745,7 +748,7 @@ std::string edge_words(const ProbeReading& r, int T) {
   if (rows) o << "rows >= " << rm << (cols ? ", " : "");
   if (cols) o << "columns >= " << cn;
   o << ": past the last whole " << T << "-wide tile; the interior is right)";
-  if (!unw && twice)
+  if (!unw && (twice || mixed_k))
     o << ", and its elements sum terms of other k-tiles -> " << kStaleTile;
   else if (!unw && lost_only && lost)
     o << ", and terms are missing there (zeros where values belong) -> a load guard drops values "
@@ -1008,18 +1011,17 @@ std::string operand_layout(Evidence& e) {
 
 // The wrong elements change between two runs on the same inputs, only on the ragged edge.
 std::string stale_edge(Evidence& e) {
-  if (e.unstable_count() == 0) return "";
-  const int T = e.edge_tile(e.unstable());
+  const int T = e.unstable_edge_tile();
   if (T == 0) return "";
   return "only the ragged edge is wrong, and its values change from run to run (" +
-         std::to_string(e.unstable_count()) + " elements past the last whole " +
+         std::to_string(e.unstable_count()) + " element(s) past the last whole " +
          std::to_string(T) + "-wide tile) -> " + kStaleTile;
 }
 
 std::string race(Evidence& e) {
   if (e.unstable_count() == 0) return "";
   return "the wrong values change from run to run: " + std::to_string(e.unstable_count()) +
-         " elements differ between two runs on the same inputs, a race -> a __syncthreads() is "
+         " element(s) differ between two runs on the same inputs, a race -> a __syncthreads() is "
          "missing between the writes to shared memory and the reads of them (after the loads), "
          "or before the next tile overwrites what others still read; confirm with " +
          sanitize_command(e.lesson);
@@ -1095,7 +1097,20 @@ std::string ragged_edge(Evidence& e) {
   const ProbeFindings* f = findings(e);
   if (f == nullptr || f->readings.size() < 2 || !f->readings[0].any_wrong()) return "";
   const int T = edge_tile(f->readings[0], f->readings[1]);
-  return T != 0 ? edge_words(f->readings[0], T) : "";
+  if (T == 0) return "";
+  // Products of A and B at different k on the edge: shared memory holding another k-tile.
+  bool mixed_k = false;
+  const ProbeReading& r = e.probes_every_k()->readings[0];
+  std::vector<ProbeReading::AtK> reads = r.tile_k;
+  reads.push_back(r.at_k0);
+  for (const ProbeReading::AtK& at : reads)
+    for (int i = 0; i < r.s.M && !mixed_k; ++i)
+      for (int j = 0; j < r.s.N && !mixed_k; ++j) {
+        const std::size_t x = r.at(i, j);
+        mixed_k = r.wrong[x] && at.a_row[x] == i && at.b_col[x] == j && at.a_k[x] >= 0 &&
+                  at.b_row_k[x] >= 0 && at.a_k[x] != at.b_row_k[x];
+      }
+  return edge_words(r, T, mixed_k);
 }
 
 std::string k_mismatch(Evidence& e) {
@@ -1160,11 +1175,29 @@ std::string k_order(Evidence& e) {
   return "";
 }
 
+std::string alpha_beta_at(const ProbeReading& r);
+
 // alpha and beta as the scalar probes fitted them, at each shape (the scalar and vector paths).
 std::string alpha_beta(Evidence& e) {
   const ProbeFindings* f = findings(e);
   for (std::size_t n = 0; f != nullptr && n < f->readings.size(); ++n) {
-    const ProbeReading& r = f->readings[n];
+    const std::string said = alpha_beta_at(f->readings[n]);
+    if (said.empty() || n == 0) {
+      if (!said.empty()) return said;
+      continue;
+    }
+    const GemmShape& s = f->readings[n].s;
+    const std::size_t cut = said.find(" -> ");
+    return said.substr(0, cut) + " only at " + std::to_string(s.M) + " x " + std::to_string(s.N) +
+           " x " + std::to_string(s.K) +
+           (s.N % 4 == 0 && s.K % 4 == 0 ? " (N and K multiples of 4: the vector path)" : "") +
+           said.substr(cut);
+  }
+  return "";
+}
+
+std::string alpha_beta_at(const ProbeReading& r) {
+  {
     if (std::find(r.unwritten.begin(), r.unwritten.end(), 1) != r.unwritten.end()) return "";
     std::ostringstream o;
     if (std::isfinite(r.x20)) {

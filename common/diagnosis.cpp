@@ -478,18 +478,47 @@ long Evidence::unstable_count() {
   return static_cast<long>(std::count(u.begin(), u.end(), 1));
 }
 
-int Evidence::edge_tile(const std::vector<char>& where) const {
-  const int M = result_.M, N = result_.N;
+int edge_tile(const std::vector<char>& where, int M, int N) {
   for (int T : {8, 16, 32, 64, 128, 256}) {
     const int rm = M / T * T, cn = N / T * T;
     if (rm == 0 || cn == 0 || (rm == M && cn == N)) continue;
     bool inside = false, any = false;
     for (int i = 0; i < M && !inside; ++i)
       for (int j = 0; j < N && !inside; ++j)
-        if (where[result_.at(i, j)]) (i < rm && j < cn ? inside : any) = true;
+        if (where[static_cast<std::size_t>(i) * N + j]) (i < rm && j < cn ? inside : any) = true;
     if (any && !inside) return T;
   }
   return 0;
+}
+
+int Evidence::unstable_edge_tile() {
+  if (unstable_count() == 0) return 0;
+  const int T = edge_tile(unstable(), result_.M, result_.N);
+  if (T == 0) return 0;
+  // The main probe shape, twice on the same random inputs: which elements change there.
+  const GemmShape s = probe_sets().front().front();
+  GemmJob g = blank(s, kernel_->bf16, kUnwritten);
+  const std::vector<float> A = random_matrix<float>(s.M, s.K, derive_seed("stale A")),
+                           B = random_matrix<float>(s.K, s.N, derive_seed("stale B"));
+  for (int i = 0; i < s.M; ++i)
+    for (int k = 0; k < s.K; ++k) A_at(g, i, k) = A[static_cast<std::size_t>(i) * s.K + k];
+  for (int k = 0; k < s.K; ++k)
+    for (int j = 0; j < s.N; ++j) B_at(g, k, j) = B[static_cast<std::size_t>(k) * s.N + j];
+  if (kernel_->bf16)
+    for (std::vector<float>* v : {&g.A, &g.B})
+      for (float& x : *v) x = GemmJob::round_bf16(x);
+  GemmJob first = g;
+  try {
+    kernel_->run(first);
+    kernel_->run(g);
+  } catch (const std::invalid_argument&) {
+    return T;  // the kernel refuses that shape: the failing one's evidence stands
+  }
+  std::vector<char> changed(static_cast<std::size_t>(s.M) * s.N, 0);
+  for (std::size_t e = 0; e < changed.size(); ++e)
+    changed[e] = bits_of(C_of(first, e)) != bits_of(C_of(g, e));
+  if (std::find(changed.begin(), changed.end(), 1) == changed.end()) return T;
+  return edge_tile(changed, s.M, s.N);
 }
 
 // ---- The table and its walk --------------------------------------------------------------------

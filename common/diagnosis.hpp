@@ -121,9 +121,9 @@ class Evidence {
   const std::vector<char>& unstable();
   /// Elements that changed between runs.
   long unstable_count();
-  /// The tile size T (8 .. 256) whose ragged edge (rows past M / T * T, columns past N / T * T)
-  /// holds every element in `where`, with a whole tile inside to compare: 0 when none does.
-  int edge_tile(const std::vector<char>& where) const;
+  /// edge_tile() of the elements that changed between runs, confirmed at a larger shape when the
+  /// kernel is at hand (on a tiny shape the edge is most of C): 0 when they are not all on it.
+  int unstable_edge_tile();
 
  private:
   const verify_detail::Result& result_;
@@ -133,6 +133,10 @@ class Evidence {
   std::string probe_error_;
   std::vector<char> unstable_;
 };
+
+/// The tile size T (8 .. 256) whose ragged edge in an M x N matrix (rows past M / T * T, columns
+/// past N / T * T) holds every element in `where`, with a whole tile inside: 0 when none does.
+int edge_tile(const std::vector<char>& where, int M, int N);
 
 /// One rule of the table: its name, the lesson whose graders it speaks for ("" every one), its
 /// rank (the table is walked in rank order), whether its cause is a model that accounts for every

@@ -21,6 +21,7 @@ std::vector<GemmShape> shape_grid(bool large) {
       {127, 63, 130, -1.0f, 0.0f}, {257, 255, 300, 1.25f, -0.75f},  // ragged in every dimension
       {200, 3, 511, 1.0f, 1.0f},                                    // tall and thin
       {3, 300, 97, 2.0f, 0.0f},                                     // short and wide
+      {97, 132, 68, 0.5f, 1.5f},  // N and K multiples of 4: the vector paths, with beta != 0
   };
   if (large) {
     grid.push_back({1024, 1024, 1024, 1.0f, 0.0f});

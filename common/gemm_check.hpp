@@ -35,7 +35,8 @@ GemmFn<P> cublas_gemm_fn(cublasHandle_t handle) {
 }
 
 /// The design's shape grid for precision P: 1x1x1, primes, non-square and non-tile-multiple
-/// shapes, beta == 0 and beta != 0, and (with `large`) shapes of 1024 and more. For a precision
+/// shapes, beta == 0 and beta != 0, one whose N and K are multiples of 4 (the float4 paths) with
+/// beta != 0, and (with `large`) shapes of 1024 and more. For a precision
 /// whose K must be a multiple of P::kKMultiple (8 for bf16: 16-byte row loads), each K is rounded
 /// up to the next multiple; every M and N stays ragged.
 template <class P>

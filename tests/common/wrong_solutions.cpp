@@ -45,6 +45,31 @@ long ceil_div(long a, long b) {
   return (a + b - 1) / b;
 }
 
+// A race as a CPU emulation: each run picks other blocks of `T` x `T` (about one in three) whose
+// threads read shared memory too early, so the wrong elements change from run to run.
+bool raced(long i, long j, long T) {
+  static unsigned runs = 0;
+  static long last = -1;
+  const long block = (i / T) * 4099 + j / T;
+  if (block <= last) ++runs;  // a new run starts over at block 0
+  last = block;
+  return ((static_cast<unsigned>(block) * 2654435761u) ^ (runs * 40503u)) % 3 == 0;
+}
+// A k-tiled kernel whose tile t is computed, for k within the tile at or past `from(i, j)`, with
+// B's rows of tile t - 1 (shared memory not refilled; in tile 0, what an earlier block left there:
+// another value every run).
+template <class From>
+float stale_dot(const GemmJob& g, long i, long j, int bk, From from) {
+  static unsigned runs = 0;
+  if (i == 0 && j == 0) ++runs;
+  float acc = 0.0f;
+  for (long k = 0; k < ceil_div(g.s.K, bk) * bk; ++k) {
+    const long kk = k % bk, src = kk >= from(i, j) ? k - bk : k;
+    acc += az(g, i, k) * (src >= 0 ? bz(g, src, j) : 0.001f * static_cast<float>(runs % 7 + k % 3));
+  }
+  return acc;
+}
+
 std::vector<Case> make_cases() {
   std::vector<Case> c;
   // ---- 03 naive: one thread per element, the row from x ---------------------------------------
@@ -113,6 +138,16 @@ std::vector<Case> make_cases() {
                      float& o = g.out[g.c_at + i * g.s.N + j];
                      o = g.s.alpha * dot(g, i, j) + g.s.beta * o;
                    }
+               }});
+  c.push_back({"03",
+               "acc never set to 0",
+               "float acc;  (no = 0.0f)",
+               false,
+               {"change from run to run", "acc must start at 0"},
+               [](GemmJob& g) {
+                 static float garbage = 0.0f;
+                 garbage += 1.0f;  // what the register held before: another value every run
+                 each(g, [&](long i, long j) { return (i + j) % 5 == 0 ? garbage + dot(g, i, j) : dot(g, i, j); });
                }});
   // ---- 04 coalescing: the row from y, the column from x -------------------------------------
   c.push_back({"04",
@@ -235,6 +270,49 @@ std::vector<Case> make_cases() {
                    return acc;
                  });
                }});
+  c.push_back({"05",
+               "no __syncthreads() after the tile loads",
+               "As[ty][tx] = a; Bs[ty][tx] = b;  acc += ...  (no barrier between)",
+               false,
+               {"race", "__syncthreads()", "make sanitize-5 MINE=1"},
+               [](GemmJob& g) {
+                 each(g, [&](long i, long j) {
+                   // A warp that runs ahead reads the second half of the tile before it is stored.
+                   return raced(i, j, 16) ? stale_dot(g, i, j, 16, [](long, long) { return 8; })
+                                          : dot(g, i, j);
+                 });
+               }});
+  c.push_back({"05",
+               "threads outside C return before the loads",
+               "if (row >= M || col >= N) return;  at the top of the kernel",
+               false,
+               {"stop before they load", "only the store is guarded"},
+               [](GemmJob& g) {
+                 const long rm = g.s.M / 16 * 16, cn = g.s.N / 16 * 16;
+                 each(g, [&](long i, long j) {
+                   // In an edge block, the rows of Bs (columns of As) that threads outside C would
+                   // load keep the tile before.
+                   return stale_dot(g, i, j, 16, [&](long r, long q) {
+                     long from = 16;
+                     if (r >= rm) from = std::min(from, static_cast<long>(g.s.M % 16));
+                     if (q >= cn) from = std::min(from, static_cast<long>(g.s.N % 16));
+                     return from;
+                   });
+                 });
+               }});
+  c.push_back({"05",
+               "int accumulator",
+               "int acc = 0;",
+               false,
+               {"fractions are lost", "integer"},
+               [](GemmJob& g) {
+                 each(g, [&](long i, long j) {
+                   int acc = 0;
+                   for (long k = 0; k < g.s.K; ++k)
+                     acc = static_cast<int>(static_cast<float>(acc) + az(g, i, k) * bz(g, k, j));
+                   return static_cast<float>(acc);
+                 });
+               }});
   // ---- 07 register tiling: 128 x 128 block tiles, BK = 8, 8 x 8 thread tiles -----------------
   c.push_back({"07",
                "thread tile stored transposed",
@@ -301,6 +379,33 @@ std::vector<Case> make_cases() {
                      acc += az(g, i, k ^ 3) * bz(g, k, j);
                    return acc;
                  });
+               }});
+  c.push_back({"07",
+               "float4 of A: .y and .z exchanged",
+               "As[k + 1][m] = a4.z; As[k + 2][m] = a4.y;",
+               false,
+               {"A and B are multiplied at different k"},
+               [](GemmJob& g) {
+                 each(g, [&](long i, long j) {
+                   float acc = 0;
+                   for (long k = 0; k < ceil_div(g.s.K, 8) * 8; ++k)
+                     acc += az(g, i, k % 4 == 1 || k % 4 == 2 ? k ^ 3 : k) * bz(g, k, j);
+                   return acc;
+                 });
+               }});
+  c.push_back({"07",
+               "beta ignored on the float4 store",
+               "c4.x = alpha * acc[m][n] + c4.x;  (the scalar edge store is right)",
+               false,
+               {"beta is ignored", "vector path"},
+               [](GemmJob& g) {
+                 const bool vector = g.s.N % 4 == 0 && g.s.K % 4 == 0;
+                 for (long i = 0; i < g.s.M; ++i)
+                   for (long j = 0; j < g.s.N; ++j) {
+                     float& o = g.out[g.c_at + i * g.s.N + j];
+                     const float c = g.s.beta != 0.0f ? o : 0.0f;
+                     o = g.s.alpha * dot(g, i, j) + (vector ? c : g.s.beta * c);
+                   }
                }});
   // ---- 08 warp tiling: BM 128, BN 256, WM = WN = 64, sub-tiles 16 x 32, quads ----------------
   c.push_back({"08",
@@ -412,6 +517,23 @@ std::vector<Case> make_cases() {
                    return dot(g, wr == 1 ? i - 64 : i, j);
                  });
                }});
+  c.push_back({"09",
+               "B tile load guarded by the thread's row of C",
+               "Bs[..] = (row < M && col < N) ? B[k * N + col] : 0.0f",
+               false,
+               {"load guard drops values inside the matrices"},
+               [](GemmJob& g) {
+                 const long rm = g.s.M / 128 * 128;
+                 each(g, [&](long i, long j) {
+                   // In the last block row, the threads past M load zeros for their rows of Bs:
+                   // k-tile rows 16 * (M % 128) / 128 .. in every tile of 16.
+                   const long from = i >= rm ? (g.s.M % 128) * 16 / 128 : 16;
+                   float acc = 0;
+                   for (long k = 0; k < g.s.K; ++k)
+                     if (k % 16 < from) acc += az(g, i, k) * bz(g, k, j);
+                   return acc;
+                 });
+               }});
   // ---- 10 tensor cores (bf16): m16n8k16, block tile 128 x 128, BK 32 -------------------------
   c.push_back({"10",
                "B fragment registers swapped",
@@ -494,6 +616,17 @@ std::vector<Case> make_cases() {
                true,
                {"rows 0-7 and 8-15", "c_fragment_coord"},
                [](GemmJob& g) { each(g, [&](long i, long j) { return dot(g, i ^ 8, j); }); }});
+  c.push_back({"10",
+               "ldmatrix before the copy lands",
+               "cp_async_wait<0>() left out before __syncthreads()",
+               true,
+               {"race", "cp.async.wait_group", "make sanitize-10 MINE=1"},
+               [](GemmJob& g) {
+                 each(g, [&](long i, long j) {
+                   return raced(i, j, 64) ? stale_dot(g, i, j, 32, [](long, long) { return 16; })
+                                          : dot(g, i, j);
+                 });
+               }});
   // ---- 11 TMA ring (bf16): BK 64, 4 stages -----------------------------------------------------
   c.push_back({"11",
                "consumer reads the next stage",
@@ -539,6 +672,17 @@ std::vector<Case> make_cases() {
                  each(g, [&](long i, long j) {
                    const long src = j / 128 * 128 + i % 128;
                    return dot(g, src, j);
+                 });
+               }});
+  c.push_back({"11",
+               "stage released before its wgmma finished",
+               "arrive on the empty barrier before wgmma wait_group<0>",
+               true,
+               {"race in the ring", "wgmma", "make sanitize-11 MINE=1"},
+               [](GemmJob& g) {
+                 each(g, [&](long i, long j) {
+                   return raced(i, j, 128) ? stale_dot(g, i, j, 64, [](long, long) { return 32; })
+                                           : dot(g, i, j);
                  });
                }});
   return c;
