@@ -48,6 +48,13 @@ bool sync_after_launch() {
 
 void check_launch(const char* file, int line) {
   cudaError_t err = cudaGetLastError();
+  // The launch's own configuration refused: say which part of it can be wrong.
+  if (err == cudaErrorInvalidValue || err == cudaErrorInvalidConfiguration)
+    throw_cuda_error(err,
+                     "kernel launch (a grid of 0 blocks along some axis: a block count rounded "
+                     "down, where (N + blockDim.x - 1) / blockDim.x belongs; or a block over 1024 "
+                     "threads, or over the shared memory the GPU allows)",
+                     file, line);
   if (err != cudaSuccess) throw_cuda_error(err, "kernel launch", file, line);
   if (sync_after_launch()) {
     err = cudaDeviceSynchronize();

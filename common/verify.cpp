@@ -342,6 +342,7 @@ std::string VerifyReport::describe() const {
     return o.str();
   }
   o << "FAILED " << name << " " << shape.str() << "\n";
+  o << "  likely cause: " << cause << "\n";  // first: what a learner reads before the evidence
   o << "  compared " << checked << " elements ("
     << (sampled ? std::to_string(rows_checked) + " sampled rows"
                 : "all " + std::to_string(rows_checked) + " rows")
@@ -363,7 +364,6 @@ std::string VerifyReport::describe() const {
     }
   }
   o << tile_map;
-  o << "  likely cause: " << cause << "\n";
   return o.str();
 }
 

@@ -101,7 +101,7 @@ struct VerifyReport {
   std::vector<std::string> candidates;
   /// True when the result is explained by more than one cause at this shape.
   bool ambiguous() const { return candidates.size() > 1; }
-  /// The full diagnosis: verdict, counts, errors, first mismatches, tile map, likely cause.
+  /// The full diagnosis: verdict, likely cause, counts, errors, first mismatches, tile map.
   std::string describe() const;
 };
 

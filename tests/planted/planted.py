@@ -107,7 +107,10 @@ def first_failure(result):
     # The sentences, not the CHECK's expression (a name in it is no explanation).
     lines = [l for t in [fail.message] + fail.info for l in t.strip().splitlines() if l.strip()]
     lines = lines or fail.lines()[:1]
-    return lines[0], lines
+    # A GEMM check's report opens with its header, "FAILED <kernel> <shape>": the line after it
+    # is the first that says why.
+    first = lines[1] if len(lines) > 1 and lines[0].startswith("FAILED ") else lines[0]
+    return first, lines
 
 
 def names_cause(words, lines):
