@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -64,14 +63,10 @@ void Result::fill(int i) const {
 
 namespace {
 
-// What a detector reports: what the output shows, the fix, and whether it is an exact model.
-struct Diagnosis {
-  std::string seen;
-  std::string fix;
-  bool exact = false;
-  std::string text() const { return fix.empty() ? seen : seen + " -> " + fix; }
-};
-using Finding = std::optional<Diagnosis>;
+// A cause: what the output shows, then its fix.
+std::string said(const std::string& seen, const std::string& fix) {
+  return seen + " -> " + fix;
+}
 
 // How far a model is from the right result: it differs where one element is out of its bound, or
 // where all of them together break the relative Frobenius limit (what fails a result whose
@@ -149,9 +144,9 @@ std::string band_text(int M, int N, int r0, int c0) {
 // C indexed with the wrong row stride (K or M instead of N): element (i, j) lands at i * ld + j.
 // It comes first because it also overwrites canaries (ld > N) or leaves elements unwritten
 // (ld < N), which the generic detectors below would report.
-Finding detect_wrong_leading_dimension_of_c(const Result& e) {
+std::string detect_wrong_leading_dimension_of_c(const Result& e) {
   const int M = e.M, N = e.N;
-  if (M < 2 || e.r.canary_before > 0) return {};
+  if (M < 2 || e.r.canary_before > 0) return "";
   const std::size_t MN = static_cast<std::size_t>(M) * N, band = guard_band(M, N);
   struct Ld {
     long ld;
@@ -218,17 +213,16 @@ Finding detect_wrong_leading_dimension_of_c(const Result& e) {
       << (cand.ld < N ? "overlap" : "leave gaps");
     if (never > 0) o << ", " << never << " element(s) of C are never written";
     if (past > 0) o << ", " << past << " value(s) land past the end of C";
-    return Diagnosis{o.str(),
+    return said(o.str(),
                      "C is M x N and row-major: element (row, col) is C[row * N + col], in the "
-                     "store and in the read of C (beta != 0).",
-                     true};
+                     "store and in the read of C (beta != 0).");
   }
-  return {};
+  return "";
 }
 
-Finding detect_out_of_bounds_write(const Result& e) {
+std::string detect_out_of_bounds_write(const Result& e) {
   const VerifyReport& r = e.r;
-  if (r.canary_after == 0 && r.canary_before == 0) return {};
+  if (r.canary_after == 0 && r.canary_before == 0) return "";
   std::ostringstream o;
   o << "out-of-bounds write: " << r.canary_after << " value(s) written past the end of C";
   if (r.canary_before > 0) o << " and " << r.canary_before << " before its start";
@@ -236,29 +230,27 @@ Finding detect_out_of_bounds_write(const Result& e) {
     o << " (the first at row " << e.M + r.first_after / e.N << ", column " << r.first_after % e.N
       << " if C went on)";
   }
-  return Diagnosis{o.str(),
-                   "a missing bounds guard: threads whose row >= M or column >= N must not write.",
-                   false};
+  return said(o.str(),
+                   "a missing bounds guard: threads whose row >= M or column >= N must not write.");
 }
 
-Finding detect_nothing_written(const Result& e) {
-  if (e.r.unwritten != static_cast<long>(e.untouched.size())) return {};
-  return Diagnosis{"nothing was written to C",
+std::string detect_nothing_written(const Result& e) {
+  if (e.r.unwritten != static_cast<long>(e.untouched.size())) return "";
+  return said("nothing was written to C",
                    "did the kernel launch at all (a launch error ignored, a grid of zero blocks) "
-                   "and does it store to C?",
-                   false};
+                   "and does it store to C?");
 }
 
-Finding detect_reads_c_when_beta_is_zero(const Result& e) {
+std::string detect_reads_c_when_beta_is_zero(const Result& e) {
   const VerifyReport& r = e.r;
   const long MN = static_cast<long>(e.untouched.size());
-  if (e.beta != 0.0 || r.nonfinite == 0 || r.unwritten >= r.nonfinite) return {};
-  if (r.nonfinite - r.unwritten != MN - r.unwritten) return {};
-  return Diagnosis{
+  if (e.beta != 0.0 || r.nonfinite == 0 || r.unwritten >= r.nonfinite) return "";
+  if (r.nonfinite - r.unwritten != MN - r.unwritten) return "";
+  return said(
       "every written element is NaN and beta == 0: the kernel reads C, which the "
       "check filled with NaN (with beta == 0, BLAS never reads C), and beta*C = "
       "0*NaN = NaN",
-      "skip the read of C when beta == 0.", false};
+      "skip the read of C when beta == 0.");
 }
 
 // The thread index and the grid disagree on which of x and y runs along the rows of C: the kernel
@@ -266,11 +258,11 @@ Finding detect_reads_c_when_beta_is_zero(const Result& e) {
 // gives x the M rows). The rows then reach only N rounded up to whole blocks, and the columns M
 // rounded up; the threads past M or N are guarded. What it writes is right; the rest is a band of
 // last rows or last columns that a grid too small would also leave, with other numbers.
-Finding detect_swapped_roles(const Result& e) {
+std::string detect_swapped_roles(const Result& e) {
   const int M = e.M, N = e.N;
   int r0 = 0, c0 = 0;
-  if (e.r.unwritten == 0 || !written_rectangle(e, r0, c0) || r0 == 0 || c0 == 0) return {};
-  if (!written_part_right(e)) return {};
+  if (e.r.unwritten == 0 || !written_rectangle(e, r0, c0) || r0 == 0 || c0 == 0) return "";
+  if (!written_part_right(e)) return "";
   // br: the block size of the axis that reaches the rows, bc: of the axis that reaches the columns.
   auto covers = [&](int br, int bc) {
     return std::min<long>(M, round_up(N, br)) == r0 && std::min<long>(N, round_up(M, bc)) == c0;
@@ -281,7 +273,7 @@ Finding detect_swapped_roles(const Result& e) {
   for (int x : kBlockSizes)
     for (int y : kBlockSizes)
       if (br == 0 && x * y <= 1024 && covers(x, y)) br = x, bc = y;
-  if (br == 0) return {};
+  if (br == 0) return "";
   std::ostringstream o;
   o << "x and y roles swapped (x used as the row while the grid gives x the columns, or the other "
        "way round): "
@@ -294,18 +286,17 @@ Finding detect_swapped_roles(const Result& e) {
     o << "the columns reach only " << round_up(M, bc) << " (M = " << M
       << " rounded up to blocks of " << bc << ")";
   }
-  return Diagnosis{o.str(),
+  return said(o.str(),
                    "use one convention in the kernel and in the launch: with col = blockIdx.x * "
                    "blockDim.x + threadIdx.x, the grid's x counts blocks of columns, (N + "
                    "blockDim.x - 1) / blockDim.x, and its y blocks of rows; with the row from x, "
-                   "x counts blocks of rows.",
-                   true};
+                   "x counts blocks of rows.");
 }
 
-Finding detect_grid_too_small(const Result& e) {
+std::string detect_grid_too_small(const Result& e, bool exact) {
   const int M = e.M, N = e.N;
   int r0 = 0, c0 = 0;
-  if (e.r.unwritten == 0 || !written_rectangle(e, r0, c0)) return {};
+  if (e.r.unwritten == 0 || !written_rectangle(e, r0, c0)) return "";
   // An exact account when the written part is right and the covered sizes are a whole number of
   // blocks, rounded down: M / b * b, or (M - 1) / b * b (an off-by-one).
   auto rounded_down = [](int n, int covered) {
@@ -317,14 +308,14 @@ Finding detect_grid_too_small(const Result& e) {
   std::ostringstream o;
   o << "grid too small: " << band_text(M, N, r0, c0)
     << " were never written, so the grid covers only " << r0 << " x " << c0;
-  return Diagnosis{o.str(), "round the block count up: (M + rows_per_block - 1) / rows_per_block.",
-                   written_part_right(e) && rounded_down(M, r0) && rounded_down(N, c0)};
+  if (exact != (written_part_right(e) && rounded_down(M, r0) && rounded_down(N, c0))) return "";
+  return said(o.str(), "round the block count up: (M + rows_per_block - 1) / rows_per_block.");
 }
 
 // A or B read with the wrong layout: the wrong row stride (A[row * N + k]), or as if transposed.
 // Elements whose reads fall outside the operand are left out: what a kernel reads there is
 // whatever lies past the buffer.
-Finding detect_wrong_leading_dimension_of_a_or_b(const Result& e) {
+std::string detect_wrong_leading_dimension_of_a_or_b(const Result& e) {
   const int M = e.M, N = e.N, K = e.K;
   const bool nk = e.p.b_n_by_k;
   // The index read: row * s_outer + k * s_k into A (M x K), col * s_outer + k * s_k into B as the
@@ -398,30 +389,28 @@ Finding detect_wrong_leading_dimension_of_a_or_b(const Result& e) {
       }
     }
     if (fits && d.differs(e.p.tol)) {
-      return Diagnosis{m.seen,
+      return said(m.seen,
                        m.on_a ? "A is M x K, row-major: element (row, k) is A[row * K + k]."
                        : nk   ? "B is N x K, K-major: element (k, col) is B[col * K + k]."
-                              : "B is K x N, row-major: element (k, col) is B[k * N + col].",
-                       true};
+                              : "B is K x N, row-major: element (k, col) is B[k * N + col].");
     }
   }
-  return {};
+  return "";
 }
 
-Finding detect_nan_or_inf(const Result& e) {
-  if (e.r.nonfinite <= e.r.unwritten) return {};
-  return Diagnosis{"the kernel produced NaN or Inf",
+std::string detect_nan_or_inf(const Result& e) {
+  if (e.r.nonfinite <= e.r.unwritten) return "";
+  return said("the kernel produced NaN or Inf",
                    "it reads memory nothing wrote (shared memory of a ragged tile not "
-                   "zero-filled, an uninitialised accumulator) or reads past A or B.",
-                   false};
+                   "zero-filled, an uninitialised accumulator) or reads past A or B.");
 }
 
 // C(i, j) written at (j, i), or C written column-major.
-Finding detect_transposed(const Result& e) {
+std::string detect_transposed(const Result& e) {
   const int M = e.M, N = e.N;
   // The model: C(i, j) holds R(j, i) (square) or C is R written column-major. It differs from R
   // only where R is not symmetric, which random inputs make it wherever M * N > 1.
-  if (M < 2 || N < 2) return {};
+  if (M < 2 || N < 2) return "";
   auto transposed = [&](bool col_major) {
     for (std::size_t ri = 0; ri < e.c.rows.size(); ++ri) {
       const int i = e.c.rows[ri];
@@ -434,26 +423,25 @@ Finding detect_transposed(const Result& e) {
     return true;
   };
   if ((M == N && transposed(false)) || (M != N && transposed(true))) {
-    return Diagnosis{"the result is transposed: C(row, col) landed at (col, row)",
-                     "row and column (y and x) are swapped in the index of C.", true};
+    return said("the result is transposed: C(row, col) landed at (col, row)",
+                     "row and column (y and x) are swapped in the index of C.");
   }
-  return {};
+  return "";
 }
 
-Finding detect_unwritten_elements(const Result& e) {
-  if (e.r.unwritten == 0) return {};
-  return Diagnosis{
+std::string detect_unwritten_elements(const Result& e) {
+  if (e.r.unwritten == 0) return "";
+  return said(
       std::to_string(e.r.unwritten) + " element(s) were never written ('U' on the map)",
-      "some threads return early or the index never reaches them.", false};
+      "some threads return early or the index never reaches them.");
 }
 
-Finding detect_scattered_errors(const Result& e) {
-  if (e.r.wrong * 20 >= e.r.checked) return {};
-  return Diagnosis{"a few scattered wrong values",
+std::string detect_scattered_errors(const Result& e) {
+  if (e.r.wrong * 20 >= e.r.checked) return "";
+  return said("a few scattered wrong values",
                    "if they move from run to run it is a race (a missing __syncthreads() between "
                    "filling and reading shared memory); otherwise look at the map and the first "
-                   "mismatches.",
-                   false};
+                   "mismatches.");
 }
 
 
@@ -795,69 +783,6 @@ Reads reads_of(const ProbeReading& r, int k0, bool of_a) {
   return d;
 }
 
-std::string stride_name(const GemmShape& s, long v) {
-  if (v == s.K) return "K";
-  if (v == s.N) return "N";
-  if (v == s.M) return "M";
-  return std::to_string(v);
-}
-
-// Does every known read of the operand follow `index(i, j)` (its flat index)?
-template <class F>
-bool follows(const ProbeReading& r, bool of_a, F index) {
-  long n = 0;
-  for (int i = 0; i < r.s.M; ++i)
-    for (int j = 0; j < r.s.N; ++j) {
-      const long x = of_a ? r.a_index[r.at(i, j)] : r.b_index[r.at(i, j)];
-      if (x == kUnknown) continue;
-      if (x != index(i, j)) return false;
-      ++n;
-    }
-  return n > 0;
-}
-
-// A read in another layout or with another row stride, in words; "" when the reads follow none.
-std::string layout_words(const ProbeReading& r, int k0, bool of_a) {
-  const GemmShape& s = r.s;
-  const long M = s.M, N = s.N, K = s.K;
-  if (of_a) {
-    if (follows(r, true, [&](int i, int) { return k0 * M + i; }))
-      return "A is read transposed, as A[k * M + row] -> A is M x K, row-major: A[row * K + k]";
-    const std::size_t e1 = r.at(std::min(s.M - 1, 5), 0);
-    if (r.a_index[r.at(0, 0)] == k0 && r.a_index[e1] != kUnknown && s.M > 1) {
-      const long i1 = std::min(s.M - 1, 5), st = (r.a_index[e1] - k0) / i1;
-      if (st != K && follows(r, true, [&](int i, int) { return i * st + k0; }))
-        return "A is read with a row stride of " + stride_name(s, st) + ", as A[row * " +
-               stride_name(s, st) + " + k] -> A is M x K: A[row * K + k]";
-    }
-    return "";
-  }
-  if (!r.b_n_by_k && follows(r, false, [&](int, int j) { return j * K + k0; }))
-    return "B is read transposed, as B[col * K + k] (N x K) -> in the FP32 lessons B is K x N, "
-           "row-major: B[k * N + col]";
-  if (r.b_n_by_k && follows(r, false, [&](int, int j) { return k0 * N + j; }))
-    return "B is read as B[k * N + col] (K x N) -> in the bf16 lessons B is N x K (K-major): "
-           "B[col * K + k]";
-  const std::size_t e1 = r.at(0, std::min(s.N - 1, 5));
-  const long j1 = std::min(s.N - 1, 5);
-  const long x0 = r.b_index[r.at(0, 0)], x1 = r.b_index[e1];
-  if (x0 != kUnknown && x1 != kUnknown && s.N > 1) {
-    if (!r.b_n_by_k && k0 > 0 && x0 % k0 == 0 && x1 - x0 == j1) {
-      const long st = x0 / k0;
-      if (st != N && follows(r, false, [&](int, int j) { return k0 * st + j; }))
-        return "B is read with a row stride of " + stride_name(s, st) + ", as B[k * " +
-               stride_name(s, st) + " + col] -> B is K x N: B[k * N + col]";
-    }
-    if (r.b_n_by_k && x0 == k0 && (x1 - x0) % j1 == 0) {
-      const long st = (x1 - x0) / j1;
-      if (st != K && follows(r, false, [&](int, int j) { return j * st + k0; }))
-        return "B (N x K) is read with a row stride of " + stride_name(s, st) + ", as B[col * " +
-               stride_name(s, st) + " + k] -> B is N x K: B[col * K + k]";
-    }
-  }
-  return "";
-}
-
 // The block size T (2 .. 32) within which every moved element holds its transposed partner, or 0.
 int transposed_block(const ProbeReading& r) {
   for (int T : {2, 4, 8, 16, 32}) {
@@ -953,17 +878,14 @@ std::string counts_words(const ProbeReading& r, bool& every) {
 // probes), then the plain facts. A rule whose pattern a more specific one also produces comes
 // after it.
 
-// A detector of the result as a rule; `exact`: only when its finding is an exact model, false:
-// only when it is not.
-template <Finding (*detect)(const Result&)>
+// A detector of the result as a rule.
+template <std::string (*detect)(const Result&)>
 std::string result_says(Evidence& e) {
-  const Finding f = detect(e.result());
-  return f ? f->text() : "";
+  return detect(e.result());
 }
 template <bool exact>
 std::string grid_too_small(Evidence& e) {
-  const Finding f = detect_grid_too_small(e.result());
-  return f && f->exact == exact ? f->text() : "";
+  return detect_grid_too_small(e.result(), exact);
 }
 
 const ProbeFindings* findings(Evidence& e) {
@@ -997,18 +919,6 @@ Trusted trusted(Evidence& e) {
   return t;
 }
 
-// A or B read with another layout: the result's model, else what the code probes read.
-std::string operand_layout(Evidence& e) {
-  if (const Finding f = detect_wrong_leading_dimension_of_a_or_b(e.result())) return f->text();
-  const Trusted t = trusted(e);
-  if (t.r == nullptr) return "";
-  if (t.b.wrong > 0)
-    if (std::string w = layout_words(*t.r, t.r->k0(), false); !w.empty()) return w;
-  if (t.a.wrong > 0)
-    if (std::string w = layout_words(*t.r, t.r->k0(), true); !w.empty()) return w;
-  return "";
-}
-
 // The wrong elements change between two runs on the same inputs, only on the ragged edge.
 std::string stale_edge(Evidence& e) {
   const int T = e.unstable_edge_tile();
@@ -1039,7 +949,7 @@ std::string writes_outside_c(Evidence& e) {
 }
 
 std::string c_read_when_beta_is_zero(Evidence& e) {
-  if (const Finding f = detect_reads_c_when_beta_is_zero(e.result())) return f->text();
+  if (std::string w = detect_reads_c_when_beta_is_zero(e.result()); !w.empty()) return w;
   const ProbeFindings* f = findings(e);
   for (std::size_t n = 0; f != nullptr && n < f->readings.size(); ++n) {
     const ProbeReading& r = f->readings[n];
@@ -1220,12 +1130,6 @@ std::string alpha_beta_at(const ProbeReading& r) {
         return o.str();
       }
     }
-    if (std::isfinite(r.x01) && !near(r.x01, 0))
-      return "alpha is ignored (alpha = 0 still adds A*B)" + kFix;
-    if (std::isfinite(r.y01) && !near(r.y01, 1)) {
-      o << "C is scaled by " << r.y01 << " where beta = 1" << kFix;
-      return o.str();
-    }
   }
   return "";
 }
@@ -1240,7 +1144,8 @@ std::vector<Rule> course_rules() {
       {"out_of_bounds_write", "", 200, false, result_says<detect_out_of_bounds_write>},
       {"swapped_roles", "", 400, true, result_says<detect_swapped_roles>},
       {"grid_too_small", "", 500, true, grid_too_small<true>},
-      {"wrong_leading_dimension_of_a_or_b", "", 950, true, operand_layout},
+      {"wrong_leading_dimension_of_a_or_b", "", 600, true,
+       result_says<detect_wrong_leading_dimension_of_a_or_b>},
       {"transposed", "", 700, true, result_says<detect_transposed>},
       // The same inputs again: values that change.
       {"stale_edge", "", 740, false, stale_edge},

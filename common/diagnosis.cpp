@@ -334,10 +334,9 @@ void scalars(Prober& p, ProbeReading& f) {
     fit(got, P, C, x, y);
   };
   double unused = 0;
-  f.x20 = f.x01 = f.y01 = f.x23 = f.y23 = NAN;
+  f.x20 = f.x23 = f.y23 = NAN;
   if (right.size() < 8) return;
   measure(2.0f, 0.0f, f.x20, unused);
-  measure(0.0f, 1.0f, f.x01, f.y01);
   measure(2.0f, 3.0f, f.x23, f.y23);
 }
 

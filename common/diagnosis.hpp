@@ -15,8 +15,7 @@
 ///     A) is one: each element of C is the index the kernel read for the term k. Read at one
 ///     middle k first, and at every k of its k-tile when a rule asks (an order permuted inside a
 ///     vector load, a fragment or a k-step);
-///   - scalars: alpha = 2, beta = 0; alpha = 0, beta = 1; alpha = 2, beta = 3 with C filled with
-///     codes; beta = 0 with C filled with NaN; products of 5/16, whose sums are not whole: a lost
+///   - scalars: alpha = 2, beta = 0; alpha = 2, beta = 3 with C filled with codes; beta = 0 with C filled with NaN; products of 5/16, whose sums are not whole: a lost
 ///     fraction (an integer accumulator) shows.
 ///
 /// A rule is a function of the evidence that returns the cause in one line, its fix after " -> ",
@@ -71,8 +70,8 @@ struct ProbeReading {
   /// Per element: wrong in some probe (a value, a place, a count).
   std::vector<char> wrong;
   /// The scalar probes here (NaN when unknown): `got = x * (A·B) + y * C` fitted for alpha,
-  /// beta = (2, 0), (0, 1), (2, 3).
-  double x20 = NAN, x01 = NAN, y01 = NAN, x23 = NAN, y23 = NAN;
+  /// beta = (2, 0) and (2, 3).
+  double x20 = NAN, x23 = NAN, y23 = NAN;
   bool reads_c_when_beta0 = false;  ///< beta == 0 and C full of NaN gave NaN
   bool c_added_when_beta0 = false;  ///< beta == 0 and C holding codes gave A*B + C
   /// A and B all ones: every element / K when all are alike (else NaN), with alpha = 1, beta = 0
