@@ -63,6 +63,9 @@ void Result::fill(int i) const {
 
 namespace {
 
+constexpr const char* kGuardStore =
+    "a missing bounds guard: threads whose row >= M or column >= N must not write.";
+
 // A cause: what the output shows, then its fix.
 std::string said(const std::string& seen, const std::string& fix) {
   return seen + " -> " + fix;
@@ -230,8 +233,7 @@ std::string detect_out_of_bounds_write(const Result& e) {
     o << " (the first at row " << e.M + r.first_after / e.N << ", column " << r.first_after % e.N
       << " if C went on)";
   }
-  return said(o.str(),
-                   "a missing bounds guard: threads whose row >= M or column >= N must not write.");
+  return said(o.str(), kGuardStore);
 }
 
 std::string detect_nothing_written(const Result& e) {
@@ -239,18 +241,6 @@ std::string detect_nothing_written(const Result& e) {
   return said("nothing was written to C",
                    "did the kernel launch at all (a launch error ignored, a grid of zero blocks) "
                    "and does it store to C?");
-}
-
-std::string detect_reads_c_when_beta_is_zero(const Result& e) {
-  const VerifyReport& r = e.r;
-  const long MN = static_cast<long>(e.untouched.size());
-  if (e.beta != 0.0 || r.nonfinite == 0 || r.unwritten >= r.nonfinite) return "";
-  if (r.nonfinite - r.unwritten != MN - r.unwritten) return "";
-  return said(
-      "every written element is NaN and beta == 0: the kernel reads C, which the "
-      "check filled with NaN (with beta == 0, BLAS never reads C), and beta*C = "
-      "0*NaN = NaN",
-      "skip the read of C when beta == 0.");
 }
 
 // The thread index and the grid disagree on which of x and y runs along the rows of C: the kernel
@@ -937,19 +927,19 @@ std::string race(Evidence& e) {
          sanitize_command(e.lesson);
 }
 
-std::string writes_outside_c(Evidence& e) {
+// Writes outside C: at the failing shape, else at a probe shape.
+std::string out_of_bounds_write(Evidence& e) {
+  if (std::string w = detect_out_of_bounds_write(e.result()); !w.empty()) return w;
   const ProbeFindings* f = findings(e);
-  if (f == nullptr) return "";
-  for (const ProbeReading& r : f->readings)
-    if (r.canaries_hit > 0)
-      return "out-of-bounds write at " + r.s.str() + ": " + std::to_string(r.canaries_hit) +
-             " value(s) written outside C -> a missing bounds guard: threads whose row >= M or "
-             "column >= N must not write";
+  for (std::size_t n = 0; f != nullptr && n < f->readings.size(); ++n)
+    if (const ProbeReading& r = f->readings[n]; r.canaries_hit > 0)
+      return said("out-of-bounds write at " + r.s.str() + ": " + std::to_string(r.canaries_hit) +
+                      " value(s) written outside C",
+                  kGuardStore);
   return "";
 }
 
 std::string c_read_when_beta_is_zero(Evidence& e) {
-  if (std::string w = detect_reads_c_when_beta_is_zero(e.result()); !w.empty()) return w;
   const ProbeFindings* f = findings(e);
   for (std::size_t n = 0; f != nullptr && n < f->readings.size(); ++n) {
     const ProbeReading& r = f->readings[n];
@@ -1023,11 +1013,20 @@ std::string ragged_edge(Evidence& e) {
   return edge_words(r, T, mixed_k);
 }
 
+// A and B met at different k: at k0, else at every k of its k-tile (an order permuted inside a
+// vector load, a fragment or a k-step), read when nothing else named the cause.
 std::string k_mismatch(Evidence& e) {
   const Trusted t = trusted(e);
   if (t.r == nullptr || !(t.a.k_off || t.b.k_off)) return "";
   if ((t.a.wrong > 0 && !t.a.k_off) || (t.b.wrong > 0 && !t.b.k_off)) return "";
   return k_mismatch_words(*t.r, t.r->at_k0);
+}
+std::string k_order(Evidence& e) {
+  const ProbeFindings* f = e.probes_every_k();
+  for (std::size_t n = 0; f != nullptr && n < f->primary().tile_k.size(); ++n)
+    if (std::string w = k_mismatch_words(f->primary(), f->primary().tile_k[n]); !w.empty())
+      return w;
+  return "";
 }
 
 std::string transposed_blocks(Evidence& e) {
@@ -1073,16 +1072,6 @@ std::string terms(Evidence& e) {
   if (!w3.empty() && (w1.empty() || (every3 && every1))) return w3;
   if (!w1.empty()) return w1;
   return f->readings.size() > 1 ? counts_words(f->readings[1], every1) : "";
-}
-
-// A and B met at different k somewhere in k0's k-tile (an order permuted inside a vector load, a
-// fragment or a k-step), the reads at every k of it.
-std::string k_order(Evidence& e) {
-  const ProbeFindings* f = e.probes_every_k();
-  if (f == nullptr) return "";
-  for (const ProbeReading::AtK& at : f->primary().tile_k)
-    if (std::string w = k_mismatch_words(f->primary(), at); !w.empty()) return w;
-  return "";
 }
 
 std::string alpha_beta_at(const ProbeReading& r);
@@ -1141,7 +1130,6 @@ std::vector<Rule> course_rules() {
       // The result's own models: exact, cheap, and before the facts they also produce.
       {"wrong_leading_dimension_of_c", "", 100, true,
        result_says<detect_wrong_leading_dimension_of_c>},
-      {"out_of_bounds_write", "", 200, false, result_says<detect_out_of_bounds_write>},
       {"swapped_roles", "", 400, true, result_says<detect_swapped_roles>},
       {"grid_too_small", "", 500, true, grid_too_small<true>},
       {"wrong_leading_dimension_of_a_or_b", "", 600, true,
@@ -1151,7 +1139,7 @@ std::vector<Rule> course_rules() {
       {"stale_edge", "", 740, false, stale_edge},
       {"race", "", 760, false, race},
       // The probes. Lessons add theirs at 800, before the course's.
-      {"writes_outside_c", "", 790, false, writes_outside_c},
+      {"out_of_bounds_write", "", 790, false, out_of_bounds_write},
       {"c_read_when_beta_is_zero", "", 900, false, c_read_when_beta_is_zero},
       {"scale", "", 920, false, scale},
       {"ragged_edge", "", 1000, false, ragged_edge},

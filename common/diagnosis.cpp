@@ -384,6 +384,32 @@ std::vector<std::vector<GemmShape>> probe_sets() {
           {{256, 256, 64}, {384, 512, 32}, {128, 128, 192}}};
 }
 
+// Fresh random inputs at s, seeded from the run seed and the shape, as check_gemm() lays them out:
+// C random (beta != 0) or poisoned, canaries around it.
+GemmJob random_job(const GemmShape& s, bool bf16) {
+  GemmJob g;
+  g.s = s;
+  g.bf16 = g.b_n_by_k = bf16;
+  auto draw = [&](const char* what, int rows, int cols) {
+    std::vector<float> v = random_matrix<float>(rows, cols, derive_seed(what + (" " + s.str())));
+    if (bf16)
+      for (float& x : v) x = GemmJob::round_bf16(x);
+    return v;
+  };
+  g.A = draw("A", s.M, s.K);
+  g.B = bf16 ? draw("B", s.N, s.K) : draw("B", s.K, s.N);
+  const std::vector<float> C0 = draw("C", s.M, s.N);
+  g.c_at = guard_band(s.M, s.N);
+  if (!bf16) {
+    g.out = make_guarded_output(s, C0);
+    return g;
+  }
+  std::vector<bf16_t> C(C0.size());
+  for (std::size_t x = 0; x < C.size(); ++x) C[x] = narrow(C0[x]);
+  for (const bf16_t& x : make_guarded_output(s, C)) g.out.push_back(widen(x));
+  return g;
+}
+
 // The probes of one kernel, at the first set of shapes it accepts.
 std::shared_ptr<ProbeFindings> take_probes(const Kernel& kernel) {
   Prober p{kernel.run, kernel.bf16};
@@ -495,18 +521,9 @@ int Evidence::unstable_edge_tile() {
   const int T = edge_tile(unstable(), result_.M, result_.N);
   if (T == 0) return 0;
   // The main probe shape, twice on the same random inputs: which elements change there.
-  const GemmShape s = probe_sets().front().front();
-  GemmJob g = blank(s, kernel_->bf16, kUnwritten);
-  const std::vector<float> A = random_matrix<float>(s.M, s.K, derive_seed("stale A")),
-                           B = random_matrix<float>(s.K, s.N, derive_seed("stale B"));
-  for (int i = 0; i < s.M; ++i)
-    for (int k = 0; k < s.K; ++k) A_at(g, i, k) = A[static_cast<std::size_t>(i) * s.K + k];
-  for (int k = 0; k < s.K; ++k)
-    for (int j = 0; j < s.N; ++j) B_at(g, k, j) = B[static_cast<std::size_t>(k) * s.N + j];
-  if (kernel_->bf16)
-    for (std::vector<float>* v : {&g.A, &g.B})
-      for (float& x : *v) x = GemmJob::round_bf16(x);
-  GemmJob first = g;
+  GemmShape s = probe_sets().front().front();
+  s.alpha = 1.25f;
+  GemmJob g = random_job(s, kernel_->bf16), first = g;
   try {
     kernel_->run(first);
     kernel_->run(g);
@@ -608,35 +625,19 @@ namespace {
 // The kernel once on fresh random inputs, checked: the report, with the kernel at hand.
 VerifyReport check_random(const GemmRun& run, const GemmShape& s, bool bf16,
                           const VerifyOptions& options, const void* id) {
-  GemmJob g;
-  g.s = s;
-  g.bf16 = g.b_n_by_k = bf16;
-  auto draw = [&](const char* what, int rows, int cols) {
-    if (!bf16) return random_matrix<float>(rows, cols, derive_seed(std::string(what) + " " + s.str()));
-    const auto h = random_matrix<bf16_t>(rows, cols, derive_seed(std::string(what) + " " + s.str()));
-    std::vector<float> v(h.size());
-    for (std::size_t x = 0; x < h.size(); ++x) v[x] = __bfloat162float(h[x]);
-    return v;
+  GemmJob g = random_job(s, bf16);
+  const std::size_t MN = static_cast<std::size_t>(s.M) * s.N;
+  auto c_of = [MN](const GemmJob& j) {
+    return std::vector<float>(j.out.begin() + static_cast<long>(j.c_at),
+                              j.out.begin() + static_cast<long>(j.c_at + MN));
   };
-  g.A = draw("A", s.M, s.K);
-  g.B = bf16 ? draw("B", s.N, s.K) : draw("B", s.K, s.N);
-  const std::vector<float> C0 = draw("C", s.M, s.N);
-  g.c_at = guard_band(s.M, s.N);
-  if (!bf16) {
-    g.out = make_guarded_output(s, C0);
-  } else {
-    std::vector<bf16_t> C(C0.size());
-    for (std::size_t x = 0; x < C.size(); ++x) C[x] = __float2bfloat16(C0[x]);
-    const std::vector<bf16_t> guarded = make_guarded_output(s, C);
-    for (const bf16_t& x : guarded) g.out.push_back(widen(x));
-  }
+  const std::vector<float> C0 = s.beta != 0.0f ? c_of(g) : std::vector<float>{};
   const GemmJob input = g;
-  Kernel kernel{run, bf16, [&run, &input] {
+  Kernel kernel{run, bf16,
+                [&] {
                   GemmJob h = input;
                   run(h);
-                  return std::vector<float>(h.out.begin() + static_cast<long>(h.c_at),
-                                            h.out.begin() + static_cast<long>(h.c_at) +
-                                                static_cast<long>(h.s.M) * h.s.N);
+                  return c_of(h);
                 },
                 id};
   VerifyOptions o = options;
@@ -648,9 +649,7 @@ VerifyReport check_random(const GemmRun& run, const GemmShape& s, bool bf16,
     for (std::size_t x = 0; x < v.size(); ++x) h[x] = narrow(v[x]);
     return h;
   };
-  std::vector<bf16_t> C(C0.size());
-  for (std::size_t x = 0; x < C.size(); ++x) C[x] = __float2bfloat16(C0[x]);
-  return verify_gemm(s, narrowed(g.A), narrowed(g.B), C, narrowed(g.out), o);
+  return verify_gemm(s, narrowed(g.A), narrowed(g.B), narrowed(C0), narrowed(g.out), o);
 }
 
 }  // namespace
