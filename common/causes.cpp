@@ -789,45 +789,6 @@ int transposed_block(const ProbeReading& r) {
   return 0;
 }
 
-// Whole 8 x 8 blocks of C moved within every T x T tile (T = 16, 32): which holds which, or "".
-std::string block_moves_words(const ProbeReading& r) {
-  for (int T : {16, 32}) {
-    const int nb = T / 8;
-    std::vector<int> src(static_cast<std::size_t>(nb * nb), -1);
-    bool ok = true, any = false;
-    for (int i = 0; i < r.s.M && ok; ++i)
-      for (int j = 0; j < r.s.N && ok; ++j) {
-        const std::size_t e = r.at(i, j);
-        const int si = r.at_k0.a_row[e], sj = r.at_k0.b_col[e];
-        if (si < 0 || sj < 0) continue;
-        const int b = (i % T) / 8 * nb + (j % T) / 8;
-        if (si != i || sj != j) {
-          any = true;
-          ok = si / T == i / T && sj / T == j / T && si % 8 == i % 8 && sj % 8 == j % 8;
-        }
-        const int sb = (si % T) / 8 * nb + (sj % T) / 8;
-        if (src[b] == -1)
-          src[b] = sb;
-        else if (src[b] != sb)
-          ok = false;
-      }
-    if (!ok || !any) continue;
-    auto block = [&](int b) {
-      return "rows " + std::to_string(b / nb * 8) + "-" + std::to_string(b / nb * 8 + 7) +
-             " x columns " + std::to_string(b % nb * 8) + "-" + std::to_string(b % nb * 8 + 7);
-    };
-    std::ostringstream o;
-    o << "8 x 8 blocks exchanged within every " << T << " x " << T << " tile of C: ";
-    for (int b = 0, n = 0; b < nb * nb; ++b)
-      if (src[b] >= 0 && src[b] != b)
-        o << (n++ ? "; " : "") << block(b) << " hold the values of " << block(src[b]);
-    o << " -> check the indices where the 8 x 8 pieces are stored (the accumulators of a "
-         "fragment) or loaded (ldmatrix)";
-    return o.str();
-  }
-  return "";
-}
-
 // The two operands met at different k in the reads `at` (of the term at.k): one example.
 std::string k_mismatch_words(const ProbeReading& r, const ProbeReading::AtK& at) {
   for (int i = 0; i < r.s.M; ++i)
@@ -1037,7 +998,7 @@ std::string transposed_blocks(Evidence& e) {
            " block of C, element (r, c) holds the value of (c, r) -> the block is stored "
            "transposed: the row and column indices of the store (m and n of a thread tile) are "
            "swapped";
-  return block_moves_words(*t.r);
+  return "";
 }
 
 std::string products_elsewhere(Evidence& e) {

@@ -446,10 +446,6 @@ const ProbeReading& ProbeFindings::primary() const {
 Evidence::Evidence(const verify_detail::Result& result, const Kernel* kernel)
     : result_(result), kernel_(kernel) {}
 
-const VerifyReport& Evidence::report() const {
-  return result_.r;
-}
-
 const ProbeFindings* Evidence::probes() {
   if (probed_ || kernel_ == nullptr) return probes_.get();
   probed_ = true;
@@ -574,7 +570,12 @@ void explain(Evidence& e, VerifyReport& report, const std::string& lesson) {
   report.candidates.clear();
   for (std::size_t n = 0; n < table.size(); ++n) {
     if (!speaks(table[n])) continue;
-    const std::string text = table[n].says(e);
+    std::string text;
+    try {
+      text = table[n].says(e);
+    } catch (const std::exception& x) {  // a kernel that fails when run again: the result alone
+      e.kernel_failed(x.what());
+    }
     if (text.empty()) continue;
     report.cause = text + (text.back() == '.' ? "" : ".");
     report.cause_id = table[n].id;
@@ -593,12 +594,17 @@ void explain(Evidence& e, VerifyReport& report, const std::string& lesson) {
     // A larger, ragged shape tells them apart, when the kernel is at hand.
     static int depth = 0;
     if (const Kernel* k = e.kernel(); k != nullptr && depth == 0) {
-      ++depth;
       GemmShape s = probe_sets().front().front();
       s.alpha = 1.25f, s.beta = -0.5f;
       VerifyOptions o;
       o.lesson = lesson;
-      const VerifyReport at = check_random(k->run, s, k->bf16, o, k->id);
+      VerifyReport at;
+      ++depth;
+      try {
+        at = check_random(k->run, s, k->bf16, o, k->id);
+      } catch (const std::exception& x) {
+        e.kernel_failed(x.what());
+      }
       --depth;
       if (!at.passed && !at.ambiguous() && !at.cause_id.empty()) {
         report.cause = at.cause, report.cause_id = at.cause_id, report.candidates.clear();
@@ -657,19 +663,6 @@ VerifyReport check_random(const GemmRun& run, const GemmShape& s, bool bf16,
 VerifyReport check_gemm_run(const GemmRun& run, const GemmShape& s, bool bf16,
                             const VerifyOptions& options, const void* kernel) {
   return check_random(run, s, bf16, options, kernel);
-}
-
-void diagnose(const GemmRun& run, bool bf16, VerifyReport& report, const std::string& lesson) {
-  VerifyOptions o;
-  o.lesson = lesson;
-  try {
-    const VerifyReport again = check_random(run, report.shape, bf16, o, nullptr);
-    if (again.passed) return;
-    report.cause = again.cause, report.cause_id = again.cause_id;
-    report.candidates = again.candidates;
-  } catch (const std::exception& e) {
-    report.cause += "\n    (the probes could not run: " + std::string(e.what()) + ")";
-  }
 }
 
 }  // namespace course

@@ -108,13 +108,14 @@ class Evidence {
   const verify_detail::Result& result() const { return result_; }
   const Kernel* kernel() const { return kernel_; }
   std::string lesson;  ///< the lesson whose grader asks ("05"), "" when none
-  const VerifyReport& report() const;
   /// The probes, taken the first time a rule asks (once per kernel and program); nullptr when
   /// there is no kernel or they could not run (probe_error() says why).
   const ProbeFindings* probes();
   /// probes(), with every reading's codes at every k of its k0's k-tile.
   const ProbeFindings* probes_every_k();
   const std::string& probe_error() const { return probe_error_; }
+  /// The kernel failed when run again (`why`): the rules go on with the result alone.
+  void kernel_failed(const std::string& why) { probe_error_ = why, kernel_ = nullptr; }
   /// Per element of C: its value changed when the failing shape ran again on the same inputs
   /// (empty without a kernel).
   const std::vector<char>& unstable();
@@ -174,9 +175,5 @@ std::string terms_words(const ProbeReading& r);
 /// do not depend on the failing shape, so a kernel is probed once per program.
 VerifyReport check_gemm_run(const GemmRun& run, const GemmShape& shape, bool bf16,
                             const VerifyOptions& options = {}, const void* kernel = nullptr);
-
-/// The diagnosis of a failed report again with the kernel at hand: check_gemm_run() at the
-/// report's shape (the same inputs), the verdict kept. `lesson`: as VerifyOptions::lesson.
-void diagnose(const GemmRun& run, bool bf16, VerifyReport& report, const std::string& lesson = "");
 
 }  // namespace course

@@ -46,7 +46,7 @@ std::vector<GemmShape> shape_grid(bool large = true);
 /// poisoned and guarded by canaries, waits for it (at most kKernelTimeLimitSeconds: a kernel that
 /// never ends stops the program with a message), and checks it against Eigen.
 ///
-/// When it fails, the same kernel is run again on probes (diagnose(), common/diagnosis.hpp):
+/// When it fails, the table of causes (common/diagnosis.hpp) runs the kernel again on probes:
 /// inputs designed so that the result shows which rows, columns and k each element of C used, and
 /// how alpha and beta were applied; VerifyReport::cause then names the mistake. The verdict is the
 /// first run's. A CUDA error in the kernel throws course::CudaError; a stub throws

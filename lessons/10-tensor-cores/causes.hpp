@@ -120,6 +120,51 @@ inline std::string fragments(course::Evidence& e) {
   return "";
 }
 
+/// Whole 8 x 8 blocks of C moved within every T x T tile (T = 16, 32), the accumulators of a
+/// fragment stored (or its operands loaded) in the wrong place: which holds which, or "".
+inline std::string block_moves(const course::ProbeReading& r) {
+  for (int T : {16, 32}) {
+    const int nb = T / 8;
+    std::vector<int> src(static_cast<std::size_t>(nb * nb), -1);
+    bool ok = true, any = false;
+    for (int i = 0; i < r.s.M && ok; ++i)
+      for (int j = 0; j < r.s.N && ok; ++j) {
+        const std::size_t e = r.at(i, j);
+        const int si = r.at_k0.a_row[e], sj = r.at_k0.b_col[e];
+        if (si < 0 || sj < 0) continue;
+        const int b = (i % T) / 8 * nb + (j % T) / 8;
+        if (si != i || sj != j) {
+          any = true;
+          ok = si / T == i / T && sj / T == j / T && si % 8 == i % 8 && sj % 8 == j % 8;
+        }
+        const int sb = (si % T) / 8 * nb + (sj % T) / 8;
+        if (src[b] == -1)
+          src[b] = sb;
+        else if (src[b] != sb)
+          ok = false;
+      }
+    if (!ok || !any) continue;
+    auto block = [&](int b) {
+      return "rows " + std::to_string(b / nb * 8) + "-" + std::to_string(b / nb * 8 + 7) +
+             " x columns " + std::to_string(b % nb * 8) + "-" + std::to_string(b % nb * 8 + 7);
+    };
+    std::ostringstream o;
+    o << "8 x 8 blocks exchanged within every " << T << " x " << T << " tile of C: ";
+    for (int b = 0, n = 0; b < nb * nb; ++b)
+      if (src[b] >= 0 && src[b] != b)
+        o << (n++ ? "; " : "") << block(b) << " hold the values of " << block(src[b]);
+    o << " -> check the indices where the 8 x 8 pieces are stored (the accumulators of a "
+         "fragment) or loaded (ldmatrix)";
+    return o.str();
+  }
+  return "";
+}
+
+inline std::string block_moves_rule(course::Evidence& e) {
+  const course::ProbeFindings* f = e.probes();
+  return f != nullptr && f->primary().k0() >= 0 ? block_moves(f->primary()) : "";
+}
+
 /// A race in this lesson's terms: the copies into shared memory and the reads of them.
 inline std::string race(course::Evidence& e) {
   if (e.unstable_count() == 0 || e.unstable_edge_tile() != 0) return "";
@@ -133,5 +178,7 @@ inline std::string race(course::Evidence& e) {
 /// Registered once, by every program that includes this header.
 inline const bool kFragmentRule = course::register_rule({"fragments", "10", 800, false, fragments});
 inline const bool kRaceRule = course::register_rule({"race", "10", 750, false, race});
+inline const bool kBlocksRule =
+    course::register_rule({"fragment_blocks", "10", 1110, false, block_moves_rule});
 
 }  // namespace lesson10

@@ -178,9 +178,12 @@ course::GemmRun as_run(const Fp32Kernel& kernel) {
   };
 }
 
-// check_gemm's probes, on the CPU: the cause rewritten from what the probes show.
-void probe(VerifyReport& rep, const Fp32Kernel& kernel) {
-  course::diagnose(as_run(kernel), false, rep);
+// check_gemm's path again at the report's shape (the same inputs), now with the kernel at hand:
+// the cause from the whole table, the runs again and the probes included.
+void probe(VerifyReport& rep, const Fp32Kernel& kernel, const std::string& lesson = "") {
+  course::VerifyOptions o;
+  o.lesson = lesson;
+  rep = course::check_gemm_run(as_run(kernel), rep.shape, false, o);
 }
 
 bool says(const VerifyReport& r, const std::string& text) {
@@ -280,13 +283,14 @@ VerifyReport first_failure_bf16(const Bf16Kernel& kernel) {
 }
 
 void probe_bf16(VerifyReport& rep, const Bf16Kernel& kernel, const std::string& lesson = "") {
-  course::diagnose(
-      [kernel](course::GemmJob& g) {
-        RunBf16 r(&g);
-        kernel(r);
-        g.out = RunBf16::widen(r.out);
-      },
-      true, rep, lesson);
+  course::VerifyOptions o;
+  o.lesson = lesson;
+  const course::GemmRun run = [kernel](course::GemmJob& g) {
+    RunBf16 r(&g);
+    kernel(r);
+    g.out = RunBf16::widen(r.out);
+  };
+  rep = course::check_gemm_run(run, rep.shape, true, o);
 }
 
 }  // namespace
@@ -458,7 +462,7 @@ TEST_CASE("a wrong shuffle source in a quad is named in lesson 08's words",
   VerifyReport r = first_failure(quad_wrong_source, small_grid());
   REQUIRE_FALSE(r.passed);
   CHECK(r.shape.M == 7);
-  course::diagnose(as_run(quad_wrong_source), false, r, "08");
+  probe(r, quad_wrong_source, "08");
   INFO(r.describe());
   CHECK(says(r, "wrong shuffle source in a quad"));
   CHECK(says(r, "lane 1 (C[r0][c0 + 1]) multiplies A[r0 + 1][k]"));
@@ -467,7 +471,7 @@ TEST_CASE("a wrong shuffle source in a quad is named in lesson 08's words",
   CHECK_FALSE(r.ambiguous());
   // Another lesson's grader does not speak of quads: the course-wide words.
   VerifyReport other = first_failure(quad_wrong_source, small_grid());
-  course::diagnose(as_run(quad_wrong_source), false, other, "05");
+  probe(other, quad_wrong_source, "05");
   INFO(other.describe());
   CHECK_FALSE(says(other, "quad"));
   CHECK(says(other, "C(0, 1) multiplies A row 1"));
@@ -506,21 +510,20 @@ TEST_CASE("bf16: rows 0-7 and 8-15 of the accumulators swapped are named",
   CHECK(says(r, "c_fragment_coord"));
 }
 
-TEST_CASE("the probes keep the verdict, and say when they cannot run", "[cpu][verify][diagnosis]") {
-  Run one({1, 1, 1, 1.0f, 0.0f});
-  *one.c(0) = 0.0f;
-  VerifyReport r = one.check();
-  REQUIRE_FALSE(r.passed);
-  const std::string before = r.cause;
-  // A kernel right on every probe: the probes add nothing, the result's own cause stays.
-  probe(r, [](Run& run) {
-    for (int i = 0; i < run.s.M; ++i)
-      for (int j = 0; j < run.s.N; ++j) run.store(long(i) * run.s.N + j, run.dot(i, j, run.s.K));
-  });
-  CHECK_FALSE(r.passed);
-  CHECK(r.cause == before);
-  // A kernel that fails on the probes: the reason is added.
-  course::diagnose([](course::GemmJob&) { throw std::runtime_error("a launch error"); }, false, r);
+TEST_CASE("a kernel that fails when run again is said, the verdict kept",
+          "[cpu][verify][diagnosis]") {
+  // Wrong (every element doubled) at 7 x 13 x 5; at the probes' shapes, a launch error.
+  const course::GemmRun run = [](course::GemmJob& g) {
+    if (g.s.M > 100) throw std::runtime_error("a launch error");
+    for (long i = 0; i < g.s.M; ++i)
+      for (long j = 0; j < g.s.N; ++j) {
+        float acc = 0.0f;
+        for (long k = 0; k < g.s.K; ++k) acc += g.a(i, k) * g.b(k, j);
+        g.store(i, j, 2.0f * acc);
+      }
+  };
+  const VerifyReport r = course::check_gemm_run(run, {7, 13, 5, 1.0f, 0.0f}, false);
+  INFO(r.describe());
   CHECK_FALSE(r.passed);
   CHECK(says(r, "the probes could not run: a launch error"));
 }
