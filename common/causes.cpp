@@ -428,18 +428,13 @@ std::string detect_unwritten_elements(const Result& e) {
 
 std::string detect_scattered_errors(const Result& e) {
   if (e.r.wrong * 20 >= e.r.checked) return "";
-  return said("a few scattered wrong values",
-                   "if they move from run to run it is a race (a missing __syncthreads() between "
-                   "filling and reading shared memory); otherwise look at the map and the first "
-                   "mismatches.");
+  return said("a few scattered wrong values", "look at the map and the first mismatches.");
 }
 
 
 // ---- What the probes show, in words -------------------------------------------------------------
 
 constexpr long kUnknown = ProbeReading::kUnknown;
-
-// ---- Words -------------------------------------------------------------------------------------
 
 std::string range(long a, long b) {  // "16..31", or "16" when a == b
   return a == b ? std::to_string(a) : std::to_string(a) + ".." + std::to_string(b);

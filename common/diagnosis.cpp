@@ -86,11 +86,9 @@ struct Prober {
   const GemmRun& run;
   bool bf16;
   long hits = 0;
-  int launches = 0;
 
   void go(GemmJob& g) {
     run(g);
-    ++launches;
     hits += canaries_hit(g);
   }
 
@@ -103,12 +101,9 @@ struct Prober {
     r.unwritten.assign(MN, 1);
     for (int k0 = 0; k0 < s.K; k0 += W) {
       const int k1 = std::min(s.K, k0 + W);
-      GemmJob g = blank(r.s, bf16, kUnwritten);
-      g.s.alpha = 1.0f, g.s.beta = 0.0f;
       // A all ones: the counts say which rows of B are summed, whatever A's indices do (the
       // code probes below read those).
-      for (int i = 0; i < s.M; ++i)
-        for (int k = 0; k < s.K; ++k) A_at(g, i, k) = 1.0f;
+      GemmJob g = all_ones(r.s, 1.0f, 0.0f, kUnwritten, 0.0f);
       double weight = 1;
       for (int k = k0; k < k1; ++k, weight *= 3)
         for (int j = 0; j < s.N; ++j) B_at(g, k, j) = static_cast<float>(weight);
@@ -304,17 +299,6 @@ void scalars(Prober& p, ProbeReading& f) {
   const int k0 = r.k0();
   const GemmShape& s = r.s;
   const std::size_t MN = static_cast<std::size_t>(s.M) * s.N;
-  auto job = [&](float alpha, float beta, float fill, bool coded_c) {
-    GemmJob g = blank(s, p.bf16, fill);
-    g.s.alpha = alpha, g.s.beta = beta;
-    if (k0 >= 0) {
-      for (int i = 0; i < s.M; ++i) A_at(g, i, k0) = 1.0f;
-      for (int j = 0; j < s.N; ++j) B_at(g, k0, j) = static_cast<float>(1 + j % 3);
-    }
-    if (coded_c)
-      for (std::size_t e = 0; e < MN; ++e) g.out[g.c_at + e] = static_cast<float>(1 + e % 7);
-    return g;
-  };
   // Only the elements whose term k0 lands right tell the scalars.
   std::vector<std::size_t> right;
   for (int i = 0; i < s.M; ++i)
@@ -322,7 +306,12 @@ void scalars(Prober& p, ProbeReading& f) {
       if (k0 >= 0 && r.at_k0.a_row[r.at(i, j)] == i && r.at_k0.b_col[r.at(i, j)] == j)
         right.push_back(r.at(i, j));
   auto measure = [&](float alpha, float beta, double& x, double& y) {
-    GemmJob g = job(alpha, beta, kUnwritten, true);
+    // A one on k0 only, B's row k0 1, 2, 3, ...; C small codes.
+    GemmJob g = blank(s, p.bf16, kUnwritten);
+    g.s.alpha = alpha, g.s.beta = beta;
+    for (int i = 0; i < s.M; ++i) A_at(g, i, k0) = 1.0f;
+    for (int j = 0; j < s.N; ++j) B_at(g, k0, j) = static_cast<float>(1 + j % 3);
+    for (std::size_t e = 0; e < MN; ++e) g.out[g.c_at + e] = static_cast<float>(1 + e % 7);
     const GemmJob input = g;
     p.go(g);
     std::vector<double> got, P, C;
@@ -339,7 +328,6 @@ void scalars(Prober& p, ProbeReading& f) {
   measure(2.0f, 0.0f, f.x20, unused);
   measure(2.0f, 3.0f, f.x23, f.y23);
 }
-
 
 ProbeReading read_shape(Prober& p, const GemmShape& shape) {
   ProbeReading r;
