@@ -107,6 +107,83 @@ struct Shape2D {
   int width, height, block_x, block_y;
 };
 
+// What a wrong global_index_1d means; the rule: block_idx * block_dim + thread_idx.
+std::string index_1d_words(int block_idx, int block_dim, int thread_idx, int got) {
+  const int want = block_idx * block_dim + thread_idx;
+  if (got == thread_idx && block_idx != 0) {
+    return "the block's offset block_idx * block_dim is missing: every block would write the "
+           "same elements";
+  }
+  if (got == thread_idx * block_dim + block_idx) return "block_idx and thread_idx are swapped";
+  if (got == block_idx + thread_idx) return "block_idx is not multiplied by block_dim";
+  if (got == want + 1 || got == want - 1) return "off by one";
+  return "another thread's element";
+}
+
+// What a wrong in_bounds_1d answer for element i of n means; the guard is i < n.
+std::string guard_1d_words(int i, int n, bool got) {
+  std::ostringstream o;
+  o << "in_bounds_1d(" << i << ", " << n << ") returned " << (got ? "true" : "false") << ": ";
+  if (i < n) {
+    o << "element " << i << " is inside the array, so its thread must work";
+  } else if (i == n) {
+    o << "c[n] is one past the end: the guard is i < n, not i <= n";
+  } else {
+    o << "element " << i << " is past the end (i >= n)";
+  }
+  return o.str();
+}
+
+// What a wrong in_bounds_2d answer means; the guard is x < width && y < height.
+std::string guard_2d_words(Int2 g, int width, int height, bool got) {
+  const bool x_in = g.x < width, y_in = g.y < height;
+  std::ostringstream o;
+  o << "in_bounds_2d((x " << g.x << ", y " << g.y << "), width " << width << ", height " << height
+    << ") returned " << (got ? "true" : "false") << ": ";
+  if (x_in && y_in) {
+    o << "inside: x is a column < width, y a row < height";
+    if (g.x >= height || g.y >= width) o << " (x against the height or y against the width?)";
+  } else if (g.x == width || g.y == height) {
+    o << (g.x == width ? "x == width" : "y == height")
+      << " is one past the edge: the guard is x < width && y < height, not <=";
+  } else {
+    o << (x_in ? "y is past the last row" : "x is past the last column")
+      << ": both x < width and y < height must hold";
+  }
+  return o.str();
+}
+
+// What a wrong linear id, warp or lane means; linear id = thread_y * block_dim_x + thread_x.
+std::string warp_words(const char* fn, Int2 t, Int2 dim, int got, int linear) {
+  std::ostringstream o;
+  o << fn << "(thread "
+    << "(" << t.x << "," << t.y << "), block (" << dim.x << "," << dim.y << ")) returned " << got
+    << ": ";
+  if (got == t.x * dim.y + t.y && got != linear) {
+    o << "x and y swapped: threads are numbered row by row, x fastest";
+  } else if (got == t.y * dim.y + t.x && got != linear) {
+    o << "a row is block_dim_x threads long, not block_dim_y";
+  } else if (std::string(fn) == "warp_of" && got == linear % 32) {
+    o << "that is the lane: the warp is id / 32";
+  } else if (std::string(fn) == "lane_of" && got == linear / 32) {
+    o << "that is the warp: the lane is id % 32";
+  } else {
+    o << "the rule: linear id = thread_y * block_dim_x + thread_x, warp = id / 32, lane = id % 32";
+  }
+  return o.str();
+}
+
+// The words `f` gives, or "" when computing them throws (a stub's NOT IMPLEMENTED, which the CHECK
+// after them reports).
+template <typename F>
+std::string said(F f) {
+  try {
+    return f();
+  } catch (...) {
+    return "";
+  }
+}
+
 // Ragged shapes: 1x1, the classic 4 wide x 6 high example, primes, non-multiples of the block on
 // one axis or both, blocks wider than the array, and full 1024-thread blocks.
 const std::vector<Shape2D> kShapes2D = {
@@ -129,10 +206,11 @@ TEST_CASE("global_index_1d: worked cases", "[cpu][task_1]") {
                         {5, 1, 0, 5},       {3, 1024, 1023, 4095}, {100, 32, 31, 3231}};
   for (const Case& c : cases) {
     const int got = global_index_1d(c.block_idx, c.block_dim, c.thread_idx);
-    INFO("global_index_1d(block_idx " << c.block_idx << ", block_dim " << c.block_dim
-                                      << ", thread_idx " << c.thread_idx << ") returned " << got
-                                      << ", expected " << c.expect
-                                      << " = block_idx * block_dim + thread_idx");
+    INFO("global_index_1d(block_idx "
+         << c.block_idx << ", block_dim " << c.block_dim << ", thread_idx " << c.thread_idx
+         << ") returned " << got << ", expected " << c.expect
+         << " = block_idx * block_dim + thread_idx: "
+         << index_1d_words(c.block_idx, c.block_dim, c.thread_idx, got));
     CHECK(got == c.expect);
   }
 }
@@ -172,12 +250,18 @@ TEST_CASE("blocks_for rounds up, and never adds a whole extra block", "[cpu][tas
 TEST_CASE("in_bounds_1d: true inside the array, false past its end", "[cpu][task_1]") {
   for (int n : {1, 2, 31, 32, 1000}) {
     INFO("n = " << n);
-    CHECK(in_bounds_1d(0, n));
-    CHECK(in_bounds_1d(n - 1, n));
-    INFO("in_bounds_1d(n, n) must be false: c[n] is one past the end (i < n, not i <= n)");
-    CHECK_FALSE(in_bounds_1d(n, n));
-    CHECK_FALSE(in_bounds_1d(n + 1, n));
-    CHECK_FALSE(in_bounds_1d(n + 1023, n));
+    for (int i : {0, n - 1}) {
+      INFO(said([&] { return guard_1d_words(i, n, in_bounds_1d(i, n)); }));
+      CHECK(in_bounds_1d(i, n));
+    }
+    {
+      INFO("in_bounds_1d(n, n) must be false: c[n] is one past the end (i < n, not i <= n)");
+      CHECK_FALSE(in_bounds_1d(n, n));
+    }
+    for (int i : {n + 1, n + 1023}) {
+      INFO(said([&] { return guard_1d_words(i, n, in_bounds_1d(i, n)); }));
+      CHECK_FALSE(in_bounds_1d(i, n));
+    }
   }
 }
 
@@ -192,7 +276,13 @@ TEST_CASE("emulated 1D launch: every element exactly once, nothing past the guar
       REQUIRE(diag.empty());
       INFO("n = " << n << ", block " << block << ": " << e.blocks << " blocks = "
                   << e.threads_launched << " threads, " << e.threads_idle << " idle");
-      CHECK(e.threads_launched - e.threads_idle == n);
+      {
+        INFO("the threads that pass in_bounds_1d must be exactly the n elements: i < n");
+        CHECK(e.threads_launched - e.threads_idle == n);
+      }
+      INFO("blocks_for(" << n << ", " << block << ") = " << e.blocks
+                         << ": a whole idle block; the grid is n / block rounded up, "
+                            "(n + block - 1) / block");
       CHECK(e.threads_idle < block);  // the over-launch is less than one block
     }
   }
@@ -227,16 +317,23 @@ TEST_CASE("global_index_2d: worked cases", "[cpu][task_3]") {
 
 TEST_CASE("in_bounds_2d: x against the width, y against the height", "[cpu][task_3]") {
   const int width = 5, height = 7;  // 5 columns, 7 rows: not square, so swapped checks show
-  CHECK(in_bounds_2d(Int2{0, 0}, width, height));
-  CHECK(in_bounds_2d(Int2{4, 6}, width, height));
+  // The same checks, in the same order, each with what a wrong answer means.
+  auto words = [&](Int2 g) {
+    return said([&] { return guard_2d_words(g, width, height, in_bounds_2d(g, width, height)); });
+  };
+  for (Int2 g : {Int2{0, 0}, Int2{4, 6}}) {
+    INFO(words(g));
+    CHECK(in_bounds_2d(g, width, height));
+  }
   INFO("x = 4 is the last column, y = 6 the last row of a 5 wide x 7 high array");
-  CHECK(in_bounds_2d(Int2{0, 6}, width, height));
-  CHECK_FALSE(in_bounds_2d(Int2{5, 0}, width, height));
-  CHECK_FALSE(in_bounds_2d(Int2{6, 0}, width, height));
-  CHECK_FALSE(in_bounds_2d(Int2{0, 7}, width, height));
-  CHECK_FALSE(in_bounds_2d(Int2{5, 7}, width, height));
-  CHECK_FALSE(in_bounds_2d(Int2{100, 2}, width, height));
-  CHECK_FALSE(in_bounds_2d(Int2{2, 100}, width, height));
+  {
+    INFO(words(Int2{0, 6}));
+    CHECK(in_bounds_2d(Int2{0, 6}, width, height));
+  }
+  for (Int2 g : {Int2{5, 0}, Int2{6, 0}, Int2{0, 7}, Int2{5, 7}, Int2{100, 2}, Int2{2, 100}}) {
+    INFO(words(g));
+    CHECK_FALSE(in_bounds_2d(g, width, height));
+  }
 }
 
 TEST_CASE("emulated 2D launch: every element exactly once, nothing past the guard",
@@ -256,6 +353,11 @@ TEST_CASE("emulated 2D launch: every element exactly once, nothing past the guar
 TEST_CASE("the classic example as text: 4 wide x 6 high, blocks of 2 x 2", "[cpu][task_3]") {
   const Emulation2D e = emulate_2d(4, 6, 2, 2, false);
   REQUIRE(diagnose(e).empty());
+  INFO(
+      "the grid is blocks_for(width, block_x) x blocks_for(height, block_y) = 2 x 3 blocks of "
+      "2 x 2 threads, 24 threads for 24 elements: got "
+      << e.grid.x << " x " << e.grid.y << " blocks, " << e.threads_launched << " threads, "
+      << e.threads_idle << " idle");
   CHECK(e.grid.x == 2);
   CHECK(e.grid.y == 3);
   CHECK(e.threads_launched == 24);
@@ -294,9 +396,27 @@ TEST_CASE("linear_thread_id, warp_of, lane_of: worked cases", "[cpu][task_4]") {
     INFO("thread " << str(c.thread_idx) << " in a block of " << str(c.block_dim)
                    << ": linear id = thread_y * block_dim_x + thread_x = " << c.linear
                    << ", warp = id / 32 = " << c.warp << ", lane = id % 32 = " << c.lane);
-    CHECK(linear_thread_id(c.thread_idx, c.block_dim) == c.linear);
-    CHECK(warp_of(c.thread_idx, c.block_dim) == c.warp);
-    CHECK(lane_of(c.thread_idx, c.block_dim) == c.lane);
+    {
+      INFO(said([&] {
+        return warp_words("linear_thread_id", c.thread_idx, c.block_dim,
+                          linear_thread_id(c.thread_idx, c.block_dim), c.linear);
+      }));
+      CHECK(linear_thread_id(c.thread_idx, c.block_dim) == c.linear);
+    }
+    {
+      INFO(said([&] {
+        return warp_words("warp_of", c.thread_idx, c.block_dim, warp_of(c.thread_idx, c.block_dim),
+                          c.linear);
+      }));
+      CHECK(warp_of(c.thread_idx, c.block_dim) == c.warp);
+    }
+    {
+      INFO(said([&] {
+        return warp_words("lane_of", c.thread_idx, c.block_dim, lane_of(c.thread_idx, c.block_dim),
+                          c.linear);
+      }));
+      CHECK(lane_of(c.thread_idx, c.block_dim) == c.lane);
+    }
   }
 }
 

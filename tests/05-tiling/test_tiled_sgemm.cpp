@@ -15,6 +15,7 @@
 #include "common/gemm_check.hpp"
 
 #include <cmath>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,45 @@ std::vector<EdgeCase> edge_cases(int tile) {
   };
 }
 
+// What a wrong load_or_zero(X, 3, 5, r, c) of small_matrix() means: the rule is X[r * cols + c]
+// inside the matrix, and 0 (no read) outside it.
+std::string load_words(int r, int c, float got) {
+  std::ostringstream o;
+  o << "load_or_zero(X, 3, 5, " << r << ", " << c << ") returned " << got << ": ";
+  const bool inside = r < 3 && c < 5;
+  const auto at = [](int i) { return i < 15 ? 10.0f * (i / 5) + i % 5 + 1 : std::nanf(""); };
+  if (!inside && (r == 3 || c == 5) && got != 0.0f) {
+    o << (r == 3 ? "r == rows" : "c == cols")
+      << " is one past the edge, yet it read X: the guard is r < rows && c < cols, not <=";
+  } else if (std::isnan(got)) {
+    o << "a read past the end of X (a NaN sentinel): the guard must return 0 before reading";
+  } else if (inside && got == 0.0f) {
+    o << "0 inside the matrix: the guard is too strict (r < rows and c < cols, not rows - 1)";
+  } else if (inside && got == at(c * 3 + r)) {
+    o << "X[c * rows + r] is column-major; the matrix is row-major, X[r * cols + c]";
+  } else if (inside) {
+    o << "another element: the matrix is row-major, X[r * cols + c]";
+  } else if (r >= 3 && c < 5 && got == at(r * 5 + c)) {
+    o << "past the last row it read X anyway: the guard must check r < rows (not r <= rows)";
+  } else if (c >= 5 && got == at(r * 5 + c)) {
+    o << "past the last column it read the next row's element: the guard must check c < cols";
+  } else {
+    o << "outside the matrix the answer is 0.0f, with no read";
+  }
+  return o.str();
+}
+
+// The words `f` gives, or "" when computing them throws (a stub's NOT IMPLEMENTED, which the CHECK
+// after them reports).
+template <typename F>
+std::string said(F f) {
+  try {
+    return f();
+  } catch (...) {
+    return "";
+  }
+}
+
 void check_edges(const course::GemmFn<course::Fp32>& fn, const std::string& label, int tile) {
   course_test::check_on_cases(fn, label, edge_cases(tile));
 }
@@ -72,6 +112,7 @@ TEST_CASE("load_or_zero: the element inside the matrix, 0 outside", "[cpu][task_
       INFO("inside: load_or_zero(X, 3, 5, " << r << ", " << c << ") must be X[" << r << " * 5 + "
                                             << c << "] = " << 10 * r + c + 1
                                             << " (row-major: row r starts at r * cols)");
+      INFO(said([&] { return load_words(r, c, lesson05::load_or_zero(X, 3, 5, r, c)); }));
       CHECK(lesson05::load_or_zero(X, 3, 5, r, c) == 10.0f * r + c + 1);
     }
   }
@@ -92,6 +133,7 @@ TEST_CASE("load_or_zero: the element inside the matrix, 0 outside", "[cpu][task_
   for (const Outside& o : outside) {
     INFO("outside: load_or_zero(X, 3, 5, " << o.r << ", " << o.c << "): " << o.what
                                            << " must be 0.0f");
+    INFO(said([&] { return load_words(o.r, o.c, lesson05::load_or_zero(X, 3, 5, o.r, o.c)); }));
     CHECK(lesson05::load_or_zero(X, 3, 5, o.r, o.c) == 0.0f);
   }
   INFO("a 1 x 1 matrix: (0, 0) is its element, (0, 1) and (1, 0) are outside");

@@ -206,22 +206,43 @@ TEST_CASE("occupancy combines the four limits and names the binding one", "[cpu]
                    << count(o.by_shared_memory) << ", by_blocks " << count(o.by_blocks) << " -> "
                    << o.blocks_per_sm << " blocks, limit " << lesson06::limit_name(o.limit) << ", "
                    << o.active_warps << " warps");
-    CHECK(o.by_threads == c.by_threads);
-    CHECK(o.by_registers == c.by_registers);
-    CHECK(o.by_shared_memory == c.by_shared_memory);
+    {
+      INFO("occupancy's by_threads is blocks_limited_by_threads(sm, k) (task 1)");
+      CHECK(o.by_threads == c.by_threads);
+    }
+    {
+      INFO("occupancy's by_registers is blocks_limited_by_registers(sm, k) (task 2)");
+      CHECK(o.by_registers == c.by_registers);
+    }
+    {
+      INFO("occupancy's by_shared_memory is blocks_limited_by_shared_memory(sm, k) (task 3)");
+      CHECK(o.by_shared_memory == c.by_shared_memory);
+    }
     {
       INFO("by_blocks is the hardware's limit, max_blocks_per_sm");
       CHECK(o.by_blocks == c.sm.max_blocks_per_sm);
     }
-    CHECK(o.blocks_per_sm == c.blocks);
+    {
+      INFO("blocks_per_sm " << o.blocks_per_sm
+                            << ": the least of the four limits (0 when one of them is 0: the "
+                               "kernel cannot launch)");
+      CHECK(o.blocks_per_sm == c.blocks);
+    }
     {
       INFO(
           "the binding limit: the first of threads, registers, shared memory, blocks that gives "
           "blocks_per_sm");
       CHECK(o.limit == c.limit);
     }
-    CHECK(o.warps_per_block == (c.k.threads_per_block + 31) / 32);
-    CHECK(o.active_warps == c.warps);
+    {
+      INFO("warps_per_block " << o.warps_per_block
+                              << ": threads / 32 rounded up, a partial warp takes a whole slot");
+      CHECK(o.warps_per_block == (c.k.threads_per_block + 31) / 32);
+    }
+    {
+      INFO("active_warps " << o.active_warps << ": blocks_per_sm x warps_per_block");
+      CHECK(o.active_warps == c.warps);
+    }
     {
       INFO("occupancy = active warps / max warps per SM (" << c.sm.max_warps_per_sm << ")");
       CHECK(std::fabs(o.occupancy - static_cast<double>(c.warps) / c.sm.max_warps_per_sm) < 1e-12);
@@ -270,48 +291,85 @@ TEST_CASE("occupancy refuses a usage that makes no sense", "[cpu][task_4]") {
 
 // ---- CPU: waves --------------------------------------------------------------------------------
 
+namespace {
+
+// The rule of each field of waves(sm_count, blocks_per_sm, grid), for the words of a failed check.
+std::string wave_rule(const char* field, const lesson06::Waves& w) {
+  std::ostringstream o;
+  o << "waves(...)." << field << " = ";
+  const std::string f = field;
+  if (f == "grid_blocks") {
+    o << w.grid_blocks << ": the grid as given";
+  } else if (f == "blocks_per_wave") {
+    o << w.blocks_per_wave << ": one block per slot, sm_count x blocks_per_sm";
+  } else if (f == "full_waves") {
+    o << w.full_waves << ": grid_blocks / blocks_per_wave, rounded down";
+  } else if (f == "waves") {
+    o << w.waves << ": grid_blocks / blocks_per_wave, rounded up: a partial wave takes a whole one";
+  } else if (f == "tail_blocks") {
+    o << w.tail_blocks << ": the blocks of the last wave, 1 .. blocks_per_wave (a full last wave "
+      << "counts them all, not 0)";
+  } else if (f == "last_wave_fill") {
+    o << w.last_wave_fill << ": tail_blocks / blocks_per_wave";
+  } else if (f == "efficiency") {
+    o << w.efficiency << ": grid_blocks / (waves x blocks_per_wave), the slots used";
+  } else {
+    o << w.exact << ": grid_blocks / blocks_per_wave, not rounded";
+  }
+  return o.str();
+}
+
+}  // namespace
+
+// The CHECK of one field of a Waves, with its rule in scope.
+#define CHECK_WAVE(field, expr) \
+  do {                          \
+    INFO(wave_rule(#field, w)); \
+    CHECK(expr);                \
+  } while (false)
+
 TEST_CASE("waves: a full wave, one block more, and a large grid", "[cpu][task_5]") {
   {
     INFO("132 SMs x 2 blocks = 264 slots: a grid of 264 blocks is exactly one full wave");
     const lesson06::Waves w = lesson06::waves(132, 2, 264);
-    CHECK(w.grid_blocks == 264);
-    CHECK(w.blocks_per_wave == 264);
-    CHECK(w.full_waves == 1);
-    CHECK(w.waves == 1);
-    CHECK(w.tail_blocks == 264);
-    CHECK(w.last_wave_fill == 1.0);
-    CHECK(w.efficiency == 1.0);
-    CHECK(w.exact == 1.0);
+    CHECK_WAVE(grid_blocks, w.grid_blocks == 264);
+    CHECK_WAVE(blocks_per_wave, w.blocks_per_wave == 264);
+    CHECK_WAVE(full_waves, w.full_waves == 1);
+    CHECK_WAVE(waves, w.waves == 1);
+    CHECK_WAVE(tail_blocks, w.tail_blocks == 264);
+    CHECK_WAVE(last_wave_fill, w.last_wave_fill == 1.0);
+    CHECK_WAVE(efficiency, w.efficiency == 1.0);
+    CHECK_WAVE(exact, w.exact == 1.0);
   }
   {
     INFO("265 blocks: a second wave for a single block; the time doubles for 0.4% more work");
     const lesson06::Waves w = lesson06::waves(132, 2, 265);
-    CHECK(w.blocks_per_wave == 264);
-    CHECK(w.full_waves == 1);
-    CHECK(w.waves == 2);
-    CHECK(w.tail_blocks == 1);
-    CHECK(std::fabs(w.last_wave_fill - 1.0 / 264) < 1e-12);
-    CHECK(std::fabs(w.efficiency - 265.0 / 528) < 1e-12);
-    CHECK(std::fabs(w.exact - 265.0 / 264) < 1e-12);
+    CHECK_WAVE(blocks_per_wave, w.blocks_per_wave == 264);
+    CHECK_WAVE(full_waves, w.full_waves == 1);
+    CHECK_WAVE(waves, w.waves == 2);
+    CHECK_WAVE(tail_blocks, w.tail_blocks == 1);
+    CHECK_WAVE(last_wave_fill, std::fabs(w.last_wave_fill - 1.0 / 264) < 1e-12);
+    CHECK_WAVE(efficiency, std::fabs(w.efficiency - 265.0 / 528) < 1e-12);
+    CHECK_WAVE(exact, std::fabs(w.exact - 265.0 / 264) < 1e-12);
   }
   {
     INFO(
         "4096 x 4096 in 32 x 32 tiles = 16384 blocks, 4 per SM on 132 SMs = 528 per wave: 31 "
         "full waves and a 32nd with 16 blocks (3% full), efficiency 16384 / (32 x 528) = 0.97");
     const lesson06::Waves w = lesson06::waves(132, 4, 16384);
-    CHECK(w.full_waves == 31);
-    CHECK(w.waves == 32);
-    CHECK(w.tail_blocks == 16);
-    CHECK(std::fabs(w.last_wave_fill - 16.0 / 528) < 1e-12);
-    CHECK(std::fabs(w.efficiency - 16384.0 / (32 * 528)) < 1e-12);
-    CHECK(std::fabs(w.exact - 16384.0 / 528) < 1e-12);
+    CHECK_WAVE(full_waves, w.full_waves == 31);
+    CHECK_WAVE(waves, w.waves == 32);
+    CHECK_WAVE(tail_blocks, w.tail_blocks == 16);
+    CHECK_WAVE(last_wave_fill, std::fabs(w.last_wave_fill - 16.0 / 528) < 1e-12);
+    CHECK_WAVE(efficiency, std::fabs(w.efficiency - 16384.0 / (32 * 528)) < 1e-12);
+    CHECK_WAVE(exact, std::fabs(w.exact - 16384.0 / 528) < 1e-12);
   }
   {
     INFO("one block on 132 SMs: one wave, nearly empty");
     const lesson06::Waves w = lesson06::waves(132, 8, 1);
-    CHECK(w.waves == 1);
-    CHECK(w.full_waves == 0);
-    CHECK(w.tail_blocks == 1);
+    CHECK_WAVE(waves, w.waves == 1);
+    CHECK_WAVE(full_waves, w.full_waves == 0);
+    CHECK_WAVE(tail_blocks, w.tail_blocks == 1);
   }
   INFO("sm_count, blocks_per_sm and grid_blocks below 1 throw std::invalid_argument");
   CHECK_THROWS(lesson06::waves(0, 2, 264));

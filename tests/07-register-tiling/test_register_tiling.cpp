@@ -1,13 +1,13 @@
 // The grader of lesson 07 (register tiling). Linked against the learner's exercise (grade07) and
 // against the reference solution (test07).
 //
-// [gpu] tests run each kernel on the design's shape grid (1x1x1, primes, non-square, ragged in
-// every dimension, beta == 0 with C poisoned by NaN, two shapes of 1024 and more), checked against
-// Eigen with canaries around C; then shapes chosen to take every path of the kernels one at a
-// time: whole tiles only (the fast path), M, N or K just below and just above a multiple of the
-// block's tile, K smaller than one step, K and N that are not multiples of 4 (no 128-bit loads),
-// and, for the vectorized kernel, pointers that are not 16-byte aligned. Each case says what its
-// failure would mean.
+// [gpu] tests run each kernel first on shapes chosen to take every path of the kernels one at a
+// time (so that the first failure names the path), then on the design's shape grid (1x1x1,
+// primes, non-square, ragged in every dimension, beta == 0 with C poisoned by NaN, two shapes of
+// 1024 and more), checked against Eigen with canaries around C. The paths: whole tiles only (the
+// fast path), M, N or K just below and just above a multiple of the block's tile, K smaller than
+// one step, K and N that are not multiples of 4 (no 128-bit loads), and, for the vectorized kernel,
+// pointers that are not 16-byte aligned. Each case says what its failure would mean.
 #include "catch_compat.hpp"
 #include "test_helpers.hpp"
 
@@ -104,17 +104,12 @@ cudaFuncAttributes attributes(const void* kernel) {
 
 }  // namespace
 
-TEST_CASE("thread_tile_1d_sgemm<64,64,8,8> is right on the shape grid", "[gpu][task_1]") {
-  course_test::check_on_shapes(kTile1d, "thread_tile_1d_sgemm<64,64,8,8>",
-                               course::shape_grid<course::Fp32>(true));
-}
-
 TEST_CASE("thread_tile_1d_sgemm: every edge of the block tile", "[gpu][task_1]") {
   check_edges(kTile1d, "thread_tile_1d_sgemm<64,64,8,8>", {64, 64, 8});
 }
 
-TEST_CASE("thread_tile_2d_sgemm<128,128,8,8,8> is right on the shape grid", "[gpu][task_2]") {
-  course_test::check_on_shapes(kTile2d, "thread_tile_2d_sgemm<128,128,8,8,8>",
+TEST_CASE("thread_tile_1d_sgemm<64,64,8,8> is right on the shape grid", "[gpu][task_1]") {
+  course_test::check_on_shapes(kTile1d, "thread_tile_1d_sgemm<64,64,8,8>",
                                course::shape_grid<course::Fp32>(true));
 }
 
@@ -122,8 +117,8 @@ TEST_CASE("thread_tile_2d_sgemm: every edge of the block tile", "[gpu][task_2]")
   check_edges(kTile2d, "thread_tile_2d_sgemm<128,128,8,8,8>", {128, 128, 8});
 }
 
-TEST_CASE("vectorized_2d_sgemm<128,128,8,8,8> is right on the shape grid", "[gpu][task_3]") {
-  course_test::check_on_shapes(kVector, "vectorized_2d_sgemm<128,128,8,8,8>",
+TEST_CASE("thread_tile_2d_sgemm<128,128,8,8,8> is right on the shape grid", "[gpu][task_2]") {
+  course_test::check_on_shapes(kTile2d, "thread_tile_2d_sgemm<128,128,8,8,8>",
                                course::shape_grid<course::Fp32>(true));
 }
 
@@ -145,6 +140,11 @@ TEST_CASE("vectorized_2d_sgemm: every edge of the block tile, and every 128-bit 
     INFO(r.describe());
     CHECK(r.passed);
   }
+}
+
+TEST_CASE("vectorized_2d_sgemm<128,128,8,8,8> is right on the shape grid", "[gpu][task_3]") {
+  course_test::check_on_shapes(kVector, "vectorized_2d_sgemm<128,128,8,8,8>",
+                               course::shape_grid<course::Fp32>(true));
 }
 
 TEST_CASE("the launchers reject sizes below 1, and the tiles stay in registers", "[gpu][task_3]") {

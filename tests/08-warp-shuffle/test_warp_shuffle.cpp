@@ -51,9 +51,17 @@ TEST_CASE("butterfly_partner pairs the lanes that differ in one bit", "[cpu][tas
       INFO("butterfly_partner(" << lane << ", " << offset << ") returned " << p << ", expected "
                                 << (lane ^ offset) << ": the lane whose index differs from " << lane
                                 << " in exactly the bit " << offset << " (lane ^ offset)");
-      REQUIRE(p >= 0);
-      REQUIRE(p < kWarpSize);
-      CHECK(p != lane);
+      {
+        INFO(
+            "a partner is a lane of the warp, 0 .. 31: lane ^ offset flips one bit, it never "
+            "adds");
+        REQUIRE(p >= 0);
+        REQUIRE(p < kWarpSize);
+      }
+      {
+        INFO("a lane is not its own partner: XOR with offset != 0 always changes the lane");
+        CHECK(p != lane);
+      }
       CHECK(lesson08::butterfly_partner(p, offset) == lane);  // pairs, both ways
       CHECK((p ^ lane) == offset);
     }
@@ -80,6 +88,45 @@ TEST_CASE("the emulated butterfly leaves the warp's sum in every lane", "[cpu][t
 
 // ---- Task 3 on the CPU: the quad's sources ------------------------------------------------------
 
+namespace {
+
+// What a wrong source lane of quad lane q means: lane q owns C[q / 2][q % 2]; quad lanes 0 and 1
+// loaded rows 0 and 1 of A, quad lanes 2 and 3 columns 0 and 1 of B.
+std::string quad_words(bool a, int q, int got) {
+  const int want = a ? q / 2 : 2 + q % 2;
+  std::string w = std::string(a ? "quad_a_source(" : "quad_b_source(") + std::to_string(q) +
+                  ") = " + std::to_string(got) + ": ";
+  if (got < 0 || got > 3) {
+    w += "outside the quad: __shfl_sync with width 4 counts lanes 0 .. 3 within it; ";
+  } else if (a && got == q % 2) {
+    w += "that picks by the column q % 2, but A's value depends on the row q / 2; ";
+  } else if (!a && got == 2 + q / 2) {
+    w += "that picks by the row q / 2, but B's value depends on the column q % 2; ";
+  } else if (a ? got >= 2 : got < 2) {
+    w += std::string("quad lane ") + std::to_string(got) + " loaded " + (a ? "B" : "A") + ", not " +
+         (a ? "A" : "B") + "; ";
+  } else {
+    w += "the lane that loaded another row or column; ";
+  }
+  return w +
+         (a ? "A's row q / 2 came from quad lane q / 2 = "
+            : "B's column q % 2 from lane 2 + q % 2 = ") +
+         std::to_string(want);
+}
+
+// The words `f` gives, or "" when computing them throws (a stub's NOT IMPLEMENTED, which the CHECK
+// after them reports).
+template <typename F>
+std::string said(F f) {
+  try {
+    return f();
+  } catch (...) {
+    return "";
+  }
+}
+
+}  // namespace
+
 TEST_CASE("quad lanes read their operands from the lanes that loaded them", "[cpu][task_3]") {
   const int want_a[4] = {0, 0, 1, 1}, want_b[4] = {2, 3, 2, 3};
   for (int q = 0; q < 4; ++q) {
@@ -87,8 +134,14 @@ TEST_CASE("quad lanes read their operands from the lanes that loaded them", "[cp
                       << "]: it needs A[r0 + " << q / 2 << "][k], loaded by quad lane " << want_a[q]
                       << ", and B[k][c0 + " << q % 2 << "], loaded by quad lane " << want_b[q]
                       << " (the table in warp_shuffle.hpp)");
-    CHECK(lesson08::quad_a_source(q) == want_a[q]);
-    CHECK(lesson08::quad_b_source(q) == want_b[q]);
+    {
+      INFO(said([&] { return quad_words(true, q, lesson08::quad_a_source(q)); }));
+      CHECK(lesson08::quad_a_source(q) == want_a[q]);
+    }
+    {
+      INFO(said([&] { return quad_words(false, q, lesson08::quad_b_source(q)); }));
+      CHECK(lesson08::quad_b_source(q) == want_b[q]);
+    }
   }
   // The emulated quad against the 2 x 2 product, on random operands.
   const int K = 7;

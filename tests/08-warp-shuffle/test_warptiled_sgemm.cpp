@@ -77,6 +77,35 @@ std::vector<EdgeCase> edge_cases(const WarpTileShape& s) {
 
 }  // namespace
 
+namespace {
+
+// What a wrong field of thread_place means: warps are laid out row by row over the block tile
+// (warp / warp_cols, warp % warp_cols), lanes row by row over a sub-tile (lane / lane_cols, ...).
+std::string place_words(const WarpTileShape& s, int tid, const ThreadPlace& q) {
+  const int warp = tid / 32, lane = tid % 32;
+  std::string w = "thread_place(tid " + std::to_string(tid) + "): ";
+  if (q.warp_row != warp / s.warp_cols() || q.warp_col != warp % s.warp_cols()) {
+    if (q.warp_row == warp % s.warp_cols() && q.warp_col == warp / s.warp_cols()) {
+      w += "warp row and column swapped; ";
+    } else if (q.warp_row == lane / s.lane_cols() || q.warp_col == lane % s.lane_cols()) {
+      w += "the warp's place comes from the lane; the warp is tid / 32; ";
+    }
+    return w + "warp " + std::to_string(warp) + " is at (warp / warp_cols, warp % warp_cols), " +
+           std::to_string(s.warp_cols()) + " warp tiles across";
+  }
+  if (q.lane_row == lane % s.lane_cols() && q.lane_col == lane / s.lane_cols()) {
+    w += "lane row and column swapped; ";
+  } else if (q.lane_row == tid / s.lane_cols() || q.lane_col == tid % s.lane_cols()) {
+    w += "the lane's place comes from tid, not the lane tid % 32; ";
+  } else if (q.lane_row == lane / s.warp_cols() || q.lane_col == lane % s.warp_cols()) {
+    w += "the lanes use the warps' width; ";
+  }
+  return w + "lane " + std::to_string(lane) + " is at (lane / lane_cols, lane % lane_cols), " +
+         std::to_string(s.lane_cols()) + " lanes across a sub-tile";
+}
+
+}  // namespace
+
 TEST_CASE("thread_place puts every thread where the contract says", "[cpu][task_4]") {
   // The header's example first.
   const WarpTileShape ex{128, 128, 8, 32, 64, 2, 2, 4, 4};
@@ -86,10 +115,13 @@ TEST_CASE("thread_place puts every thread where the contract says", "[cpu][task_
       "lanes across a sub-tile, lane 13 is at (1, 5). Got warp ("
       << p.warp_row << ", " << p.warp_col << "), lane (" << p.lane_row << ", " << p.lane_col
       << ")");
-  CHECK(p.warp_row == 1);
-  CHECK(p.warp_col == 0);
-  CHECK(p.lane_row == 1);
-  CHECK(p.lane_col == 5);
+  {
+    INFO(place_words(ex, 77, p));
+    CHECK(p.warp_row == 1);
+    CHECK(p.warp_col == 0);
+    CHECK(p.lane_row == 1);
+    CHECK(p.lane_col == 5);
+  }
 
   for (const WarpTileShape& s : shapes_to_place()) {
     INFO(shape_str(s));
@@ -102,6 +134,7 @@ TEST_CASE("thread_place puts every thread where the contract says", "[cpu][task_
                      << q.lane_col << "); expected warp (" << warp / s.warp_cols() << ", "
                      << warp % s.warp_cols() << "), lane (" << lane / s.lane_cols() << ", "
                      << lane % s.lane_cols() << ")");
+      INFO(place_words(s, tid, q));
       REQUIRE(q.warp_row == warp / s.warp_cols());
       REQUIRE(q.warp_col == warp % s.warp_cols());
       REQUIRE(q.lane_row == lane / s.lane_cols());

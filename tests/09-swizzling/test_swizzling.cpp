@@ -128,6 +128,98 @@ void check_mode(const char* name, int row_bytes, int unswizzled_extra_per_phase)
   }
 }
 
+// What a wrong bank_conflicts answer means: per phase (32, 16 or 8 threads for 4-, 8- or 16-byte
+// accesses), the most distinct 4-byte words one bank holds, minus one.
+std::string conflict_words(const WarpAddresses& a, int bytes, int got, int want) {
+  std::ostringstream o;
+  o << "bank_conflicts = " << got << ", expected " << want << ": ";
+  const std::set<std::uint32_t> distinct(a.begin(), a.end());
+  if (got == want + bytes / 4) {
+    o << "that counts every wavefront; conflicts are the extra ones, wavefronts - 1 per phase";
+  } else if (got > want && distinct.size() < 32) {
+    o << "threads that read the same word share one wavefront (a broadcast): count distinct words";
+  } else if (got > want && bytes > 4) {
+    o << "a " << bytes << "-byte access is served in phases of " << 128 / bytes
+      << " threads: count each phase alone";
+  } else if (got < want) {
+    o << "distinct words in one bank (bank = word % 32) each take a wavefront";
+  } else {
+    o << "per phase, the most distinct words one bank holds, minus one";
+  }
+  return o.str();
+}
+
+// What a wrong Swizzle<B, M, S>{}(offset) means: the B bits from M + S up (the row) are XORed onto
+// the B bits from M up (the 16-byte chunk); nothing else changes.
+template <class Swz>
+std::string swizzle_words(const char* name, std::uint32_t off) {
+  const std::uint32_t got = Swz{}(off);
+  const std::uint32_t chunk_bits = ((1u << Swz::kBits) - 1u) << Swz::kBase;
+  const std::uint32_t row = (off >> (Swz::kBase + Swz::kShift)) & ((1u << Swz::kBits) - 1u);
+  std::ostringstream o;
+  o << name << "(0x" << std::hex << off << ") = 0x" << got << std::dec << ": ";
+  if ((got & ~chunk_bits) != (off & ~chunk_bits)) {
+    o << "bits outside the chunk changed; only bits " << Swz::kBase << ".."
+      << Swz::kBase + Swz::kBits - 1 << " (the 16-byte chunk) may move";
+  } else if (got == off && row != 0) {
+    o << "nothing moved, but row bits " << row << " must flip the chunk";
+  } else {
+    o << "chunk " << ((got & chunk_bits) >> Swz::kBase) << ": wrong steering bits";
+  }
+  o << "; chunk ^= bits " << Swz::kBase + Swz::kShift << ".."
+    << Swz::kBase + Swz::kShift + Swz::kBits - 1 << " (the row, here " << row << ")";
+  return o.str();
+}
+
+// What a wrong padded_index means: rows of row_length + pad elements.
+std::string padded_words(int row, int col, int row_length, int pad, int got) {
+  std::ostringstream o;
+  o << "padded_index(" << row << ", " << col << ", " << row_length << ", " << pad << ") = " << got
+    << ": ";
+  if (got == row * row_length + col && pad != 0) {
+    o << "the pad is missing: each row is row_length + pad long";
+  } else if (got == row * row_length + col + pad) {
+    o << "the pad added once, not once per row";
+  } else if (got == col * (row_length + pad) + row) {
+    o << "row and col swapped";
+  } else {
+    o << "the rule";
+  }
+  o << "; row * (row_length + pad) + col = " << row * (row_length + pad) + col;
+  return o.str();
+}
+
+// What a wrong swizzled_a_index(k, m, bk) means: panel m / 32 is a bk x 32 row-major array, its
+// byte offsets through Swizzle<3, 4, 3>.
+std::string a_index_words(int k, int m, int bk, int got) {
+  const int panel = m / 32, plain = panel * bk * 32 + k * 32 + m % 32;
+  std::ostringstream o;
+  o << "swizzled_a_index(" << k << ", " << m << ", " << bk << ") = " << got << ": ";
+  if (got == plain && plain != lesson09::swizzled_a_index_on_host(k, m, bk)) {
+    o << "not swizzled";
+  } else if (got / (bk * 32) != panel) {
+    o << "panel " << got / (bk * 32) << ", but m / 32 = " << panel << " (panels of bk x 32)";
+  } else if (got == panel * bk * 32 + static_cast<int>(lesson09::Swizzle128B{}(
+                                          static_cast<std::uint32_t>(k * 32 + m % 32)))) {
+    o << "the swizzle applied to a float index; it works on byte offsets (x 4, then / 4)";
+  } else {
+    o << "the rule";
+  }
+  o << "; panel m / 32, then Swizzle<3, 4, 3> of the byte offset 4 (k * 32 + m % 32), / 4";
+  return o.str();
+}
+
+// The words `f` gives, or "" when computing them throws (a stub's NOT IMPLEMENTED, which the CHECK
+// after them reports).
+template <typename F>
+std::string said(F f) {
+  try {
+    return f();
+  } catch (...) {
+    return "";
+  }
+}
+
 // A problem that is ragged along at most one dimension, and what its failure would mean.
 using course_test::EdgeCase;
 
@@ -186,6 +278,9 @@ TEST_CASE("bank_conflicts: worked cases", "[cpu][task_1]") {
   };
   for (const Case& c : cases) {
     INFO(c.what << " (" << c.bytes << "-byte accesses); addresses: " << show(c.addr));
+    INFO(said([&] {
+      return conflict_words(c.addr, c.bytes, lesson09::bank_conflicts(c.addr, c.bytes), c.expected);
+    }));
     CHECK(lesson09::bank_conflicts(c.addr, c.bytes) == c.expected);
   }
   INFO("shared_wavefronts = access_bytes / 4 + bank_conflicts");
@@ -201,6 +296,10 @@ TEST_CASE("bank_conflicts: random accesses against the grader's own count", "[cp
       WarpAddresses a{};
       for (auto& x : a) x = (rng() % range) * static_cast<std::uint32_t>(bytes);
       INFO(bytes << "-byte accesses at " << show(a));
+      INFO(said([&] {
+        return conflict_words(a, bytes, lesson09::bank_conflicts(a, bytes),
+                              reference_conflicts(a, bytes));
+      }));
       REQUIRE(lesson09::bank_conflicts(a, bytes) == reference_conflicts(a, bytes));
     }
   }
@@ -221,10 +320,27 @@ TEST_CASE("bank_conflicts: rejects sizes and misaligned addresses", "[cpu][task_
 
 TEST_CASE("padded_index: rows of row_length + pad", "[cpu][task_2]") {
   INFO("padded_index(row, col, row_length, pad) = row * (row_length + pad) + col");
-  CHECK(lesson09::padded_index_on_host(0, 0, 32, 1) == 0);
-  CHECK(lesson09::padded_index_on_host(2, 3, 32, 1) == 69);
-  CHECK(lesson09::padded_index_on_host(2, 3, 32, 0) == 67);
-  CHECK(lesson09::padded_index_on_host(7, 127, 128, 4) == 7 * 132 + 127);
+  {
+    INFO(said(
+        [] { return padded_words(0, 0, 32, 1, lesson09::padded_index_on_host(0, 0, 32, 1)); }));
+    CHECK(lesson09::padded_index_on_host(0, 0, 32, 1) == 0);
+  }
+  {
+    INFO(said(
+        [] { return padded_words(2, 3, 32, 1, lesson09::padded_index_on_host(2, 3, 32, 1)); }));
+    CHECK(lesson09::padded_index_on_host(2, 3, 32, 1) == 69);
+  }
+  {
+    INFO(said(
+        [] { return padded_words(2, 3, 32, 0, lesson09::padded_index_on_host(2, 3, 32, 0)); }));
+    CHECK(lesson09::padded_index_on_host(2, 3, 32, 0) == 67);
+  }
+  {
+    INFO(said([] {
+      return padded_words(7, 127, 128, 4, lesson09::padded_index_on_host(7, 127, 128, 4));
+    }));
+    CHECK(lesson09::padded_index_on_host(7, 127, 128, 4) == 7 * 132 + 127);
+  }
   // A column of a 32 x 32 float tile: 31 extra wavefronts plain, none with one float of padding.
   WarpAddresses plain{}, padded{};
   for (int t = 0; t < 32; ++t) {
@@ -257,22 +373,64 @@ TEST_CASE("the padded A tile: the final kernel's shared-memory accesses are conf
 TEST_CASE("Swizzle<B, M, S>: worked values of the 128-byte mode", "[cpu][task_3]") {
   const lesson09::Swizzle128B s;
   INFO("Swizzle<3, 4, 3>: bits 4-6 (the 16-byte chunk) ^= bits 7-9 (the 128-byte row, mod 8)");
-  CHECK(s(0x000u) == 0x000u);
-  CHECK(s(0x004u) == 0x004u);  // byte 4 of chunk 0 of row 0: row 0 moves nothing
-  CHECK(s(0x070u) == 0x070u);  // chunk 7 of row 0
-  CHECK(s(0x080u) == 0x090u);  // row 1, chunk 0 -> chunk 1
-  CHECK(s(0x090u) == 0x080u);  // row 1, chunk 1 -> chunk 0
-  CHECK(s(0x3F4u) == 0x384u);  // row 7, chunk 7, byte 4 -> chunk 0, byte 4
-  CHECK(s(0x400u) == 0x400u);  // row 8 is row 0 again
-  CHECK(s(0x4A8u) == 0x4B8u);  // row 9 (1), chunk 2 -> 3, byte 8
+  {
+    INFO(said([] { return swizzle_words<lesson09::Swizzle128B>("Swizzle<3, 4, 3>", 0x000u); }));
+    CHECK(s(0x000u) == 0x000u);
+  }
+  {
+    INFO(said([] { return swizzle_words<lesson09::Swizzle128B>("Swizzle<3, 4, 3>", 0x004u); }));
+    CHECK(s(0x004u) == 0x004u);  // byte 4 of chunk 0 of row 0: row 0 moves nothing
+  }
+  {
+    INFO(said([] { return swizzle_words<lesson09::Swizzle128B>("Swizzle<3, 4, 3>", 0x070u); }));
+    CHECK(s(0x070u) == 0x070u);  // chunk 7 of row 0
+  }
+  {
+    INFO(said([] { return swizzle_words<lesson09::Swizzle128B>("Swizzle<3, 4, 3>", 0x080u); }));
+    CHECK(s(0x080u) == 0x090u);  // row 1, chunk 0 -> chunk 1
+  }
+  {
+    INFO(said([] { return swizzle_words<lesson09::Swizzle128B>("Swizzle<3, 4, 3>", 0x090u); }));
+    CHECK(s(0x090u) == 0x080u);  // row 1, chunk 1 -> chunk 0
+  }
+  {
+    INFO(said([] { return swizzle_words<lesson09::Swizzle128B>("Swizzle<3, 4, 3>", 0x3F4u); }));
+    CHECK(s(0x3F4u) == 0x384u);  // row 7, chunk 7, byte 4 -> chunk 0, byte 4
+  }
+  {
+    INFO(said([] { return swizzle_words<lesson09::Swizzle128B>("Swizzle<3, 4, 3>", 0x400u); }));
+    CHECK(s(0x400u) == 0x400u);  // row 8 is row 0 again
+  }
+  {
+    INFO(said([] { return swizzle_words<lesson09::Swizzle128B>("Swizzle<3, 4, 3>", 0x4A8u); }));
+    CHECK(s(0x4A8u) == 0x4B8u);  // row 9 (1), chunk 2 -> 3, byte 8
+  }
   INFO("Swizzle<2, 4, 3>: bits 4-5 ^= bits 7-8");
-  CHECK(lesson09::Swizzle64B{}(0x080u) == 0x090u);
-  CHECK(lesson09::Swizzle64B{}(0x3F0u) == 0x3C0u);  // bits 7-8 = 3: chunk bits 4-5 of 3 -> 0
-  CHECK(lesson09::Swizzle64B{}(0x200u) == 0x200u);  // bit 9 does not steer in this mode
+  {
+    INFO(said([] { return swizzle_words<lesson09::Swizzle64B>("Swizzle<2, 4, 3>", 0x080u); }));
+    CHECK(lesson09::Swizzle64B{}(0x080u) == 0x090u);
+  }
+  {
+    INFO(said([] { return swizzle_words<lesson09::Swizzle64B>("Swizzle<2, 4, 3>", 0x3F0u); }));
+    CHECK(lesson09::Swizzle64B{}(0x3F0u) == 0x3C0u);  // bits 7-8 = 3: chunk bits 4-5 of 3 -> 0
+  }
+  {
+    INFO(said([] { return swizzle_words<lesson09::Swizzle64B>("Swizzle<2, 4, 3>", 0x200u); }));
+    CHECK(lesson09::Swizzle64B{}(0x200u) == 0x200u);  // bit 9 does not steer in this mode
+  }
   INFO("Swizzle<1, 4, 3>: bit 4 ^= bit 7");
-  CHECK(lesson09::Swizzle32B{}(0x080u) == 0x090u);
-  CHECK(lesson09::Swizzle32B{}(0x0A0u) == 0x0B0u);
-  CHECK(lesson09::Swizzle32B{}(0x100u) == 0x100u);
+  {
+    INFO(said([] { return swizzle_words<lesson09::Swizzle32B>("Swizzle<1, 4, 3>", 0x080u); }));
+    CHECK(lesson09::Swizzle32B{}(0x080u) == 0x090u);
+  }
+  {
+    INFO(said([] { return swizzle_words<lesson09::Swizzle32B>("Swizzle<1, 4, 3>", 0x0A0u); }));
+    CHECK(lesson09::Swizzle32B{}(0x0A0u) == 0x0B0u);
+  }
+  {
+    INFO(said([] { return swizzle_words<lesson09::Swizzle32B>("Swizzle<1, 4, 3>", 0x100u); }));
+    CHECK(lesson09::Swizzle32B{}(0x100u) == 0x100u);
+  }
 }
 
 TEST_CASE("Swizzle<B, M, S>: bijective, and conflict-free rows and columns in every mode",
@@ -294,12 +452,33 @@ TEST_CASE("Swizzle<B, M, S>: bijective, and conflict-free rows and columns in ev
 TEST_CASE("swizzled_a_index: values, and a bijection on every tile the kernels use",
           "[cpu][task_4]") {
   INFO("panels of 32 columns of m, each a bk x 32 row-major array through Swizzle<3, 4, 3>");
-  CHECK(lesson09::swizzled_a_index_on_host(0, 0, 16) == 0);
-  CHECK(lesson09::swizzled_a_index_on_host(1, 0, 16) == 36);
-  CHECK(lesson09::swizzled_a_index_on_host(3, 37, 16) == 617);
-  CHECK(lesson09::swizzled_a_index_on_host(0, 32, 8) == 256);  // panel 1 starts after 8 rows of 32
-  CHECK(lesson09::swizzled_a_index_on_host(9, 5, 16) ==
-        9 * 32 + 4 * (1 ^ 1) + 1);  // row 9 is row 1
+  {
+    INFO(
+        said([] { return a_index_words(0, 0, 16, lesson09::swizzled_a_index_on_host(0, 0, 16)); }));
+    CHECK(lesson09::swizzled_a_index_on_host(0, 0, 16) == 0);
+  }
+  {
+    INFO(
+        said([] { return a_index_words(1, 0, 16, lesson09::swizzled_a_index_on_host(1, 0, 16)); }));
+    CHECK(lesson09::swizzled_a_index_on_host(1, 0, 16) == 36);
+  }
+  {
+    INFO(said(
+        [] { return a_index_words(3, 37, 16, lesson09::swizzled_a_index_on_host(3, 37, 16)); }));
+    CHECK(lesson09::swizzled_a_index_on_host(3, 37, 16) == 617);
+  }
+  {
+    INFO(
+        said([] { return a_index_words(0, 32, 8, lesson09::swizzled_a_index_on_host(0, 32, 8)); }));
+    CHECK(lesson09::swizzled_a_index_on_host(0, 32, 8) ==
+          256);  // panel 1 starts after 8 rows of 32
+  }
+  {
+    INFO(
+        said([] { return a_index_words(9, 5, 16, lesson09::swizzled_a_index_on_host(9, 5, 16)); }));
+    CHECK(lesson09::swizzled_a_index_on_host(9, 5, 16) ==
+          9 * 32 + 4 * (1 ^ 1) + 1);  // row 9 is row 1
+  }
   for (int bk : {8, 16, 32}) {
     for (int bm : {64, 128, 256}) {
       std::vector<int> owner(bk * bm, -1);

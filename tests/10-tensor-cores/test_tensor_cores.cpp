@@ -59,6 +59,52 @@ std::string show(FragmentCoord p) {
   return "(" + std::to_string(p.row) + ", " + std::to_string(p.col) + ")";
 }
 
+// What a wrong fragment coordinate means, against the PTX ISA's: groupID = lane / 4 picks A's and
+// C's row and B's column, threadID_in_group = lane % 4 the pair of columns (A, C) or of k (B);
+// register i's bits pick the halves (+ 8) and which of the pair (i % 2).
+std::string fragment_words(const char* m, int lane, int i, FragmentCoord got, FragmentCoord want) {
+  std::ostringstream o;
+  o << m << "_fragment_coord(lane " << lane << ", " << m << i << ") = " << show(got) << ": ";
+  const int g = lane / 4, t = lane % 4;
+  const bool b = m[0] == 'b';
+  const int grp = b ? got.col : got.row, pair = b ? got.row : got.col;  // groupID's, the pair's
+  const int want_grp = b ? want.col : want.row, want_pair = b ? want.row : want.col;
+  const char* grp_name = b ? "column" : "row";
+  const char* pair_name = b ? "k" : "column";
+  if (got.row == want.col && got.col == want.row && want.row != want.col) {
+    o << "row and column swapped";
+  } else if (pair == want_pair && (grp == want_grp + 8 || grp == want_grp - 8)) {
+    o << grp_name << " off by 8: the wrong bit of i picks the half";
+  } else if (grp == want_grp && (pair == want_pair + 8 || pair == want_pair - 8)) {
+    o << pair_name << " off by 8: the wrong bit of i picks the half";
+  } else if (grp == want_grp && (pair == want_pair + 1 || pair == want_pair - 1)) {
+    o << pair_name << " off by one: a register holds a pair, 2 * (lane % 4) + i % 2";
+  } else if (g != t && grp == want_grp - g + t) {
+    o << "lane % 4 used for the " << grp_name << ": groupID = lane / 4 gives it";
+  } else {
+    // Another register's place, or another lane's.
+    FragmentCoord (*ref)(int, int) = m[0] == 'a' ? ptx_a : b ? ptx_b : ptx_c;
+    const int registers = m[0] == 'a' ? 8 : 4;
+    int other_i = -1, other_lane = -1;
+    for (int j = 0; j < registers; ++j) {
+      if (j != i && ref(lane, j).row == got.row && ref(lane, j).col == got.col) other_i = j;
+    }
+    for (int l = 0; l < 32; ++l) {
+      if (l != lane && ref(l, i).row == got.row && ref(l, i).col == got.col) other_lane = l;
+    }
+    if (other_i >= 0) {
+      o << "the place of this lane's " << m << other_i
+        << ": bit 0 of i picks one of the pair, the other bits the + 8 halves";
+    } else if (other_lane >= 0) {
+      o << "lane " << other_lane << "'s place: groupID = lane / 4, threadID_in_group = lane % 4";
+    } else {
+      o << "not the PTX ISA's layout";
+    }
+  }
+  o << "; it is " << show(want);
+  return o.str();
+}
+
 // Every element of the rows x cols matrix held by exactly one (lane, element).
 template <typename F>
 void check_owned_once(const char* m, int rows, int cols, int elements, F f) {
@@ -68,10 +114,14 @@ void check_owned_once(const char* m, int rows, int cols, int elements, F f) {
       const FragmentCoord p = f(lane, i);
       INFO("lane " << lane << " " << m << i << " -> " << show(p) << " in the " << rows << " x "
                    << cols << " matrix");
-      REQUIRE(p.row >= 0);
-      REQUIRE(p.row < rows);
-      REQUIRE(p.col >= 0);
-      REQUIRE(p.col < cols);
+      {
+        INFO(m << "_fragment_coord: a coordinate outside the " << rows << " x " << cols
+               << " matrix: the + 8 half taken twice, or lane / 4 and lane % 4 mixed up");
+        REQUIRE(p.row >= 0);
+        REQUIRE(p.row < rows);
+        REQUIRE(p.col >= 0);
+        REQUIRE(p.col < cols);
+      }
       INFO("that element is already held by lane " << owner[p.row * cols + p.col] / elements
                                                    << " as " << m
                                                    << owner[p.row * cols + p.col] % elements);
@@ -94,6 +144,7 @@ void check_known(const char* m, F f, const std::vector<Known>& known) {
     const FragmentCoord p = f(k.lane, k.i);
     INFO("lane " << k.lane << " " << m << k.i << ": the PTX ISA's figure says " << show(k.at)
                  << ", the mapping says " << show(p));
+    INFO(fragment_words(m, k.lane, k.i, p, k.at));
     CHECK(p.row == k.at.row);
     CHECK(p.col == k.at.col);
   }
@@ -106,6 +157,7 @@ void check_against(const char* m, int elements, F f, G reference) {
       const FragmentCoord p = f(lane, i), want = reference(lane, i);
       INFO("lane " << lane << " (group " << lane / 4 << ", thread_in_group " << lane % 4 << ") "
                    << m << i << ": expected " << show(want) << ", got " << show(p));
+      INFO(fragment_words(m, lane, i, p, want));
       REQUIRE(p.row == want.row);
       REQUIRE(p.col == want.col);
     }
@@ -220,7 +272,9 @@ TEST_CASE("ldmatrix.x4 delivers the A and B fragments", "[cpu][task_1]") {
     for (int q = 0; q < 2; ++q) {
       for (int h = 0; h < 2; ++h) {
         const FragmentCoord b = lesson10::b_fragment_coord_on_host(lane, 2 * q + h);
-        INFO("lane " << lane << " b" << 2 * q + h << " at " << show(b));
+        INFO("lane " << lane << " b" << 2 * q + h << " at " << show(b) << " should be k "
+                     << 2 * (lane % 4) + h << " + 8 (" << q << "), column n " << lane / 4
+                     << ": ldmatrix.x4 of B gives register q rows k of half q");
         CHECK(b.col == lane / 4);
         CHECK(b.row == 2 * (lane % 4) + h + 8 * q);
       }
