@@ -216,7 +216,7 @@ TEST_CASE("consumer_slot and producer_slot: stages and parities", "[cpu][task_2]
   for (int it = 0; it < 20; ++it) {
     const lesson11::RingSlot c = ring.consumer_slot(it, stages);
     const lesson11::RingSlot p = ring.producer_slot(it, stages);
-    INFO("k-block " << it << " in a ring of " << stages << " stages");
+    // Each sentence names the k-block and the ring: the first line a failure shows says why.
     {
       INFO(stage_words("consumer_slot", it, stages, c.stage));
       CHECK(c.stage == it % stages);
