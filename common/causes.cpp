@@ -915,6 +915,7 @@ std::string scale(Evidence& e) {
   const ProbeFindings* f = findings(e);
   for (std::size_t n = 0; f != nullptr && n < f->readings.size(); ++n) {
     const ProbeReading& r = f->readings[n];
+    if (!r.whole) continue;
     const std::size_t MN = static_cast<std::size_t>(r.s.M) * r.s.N;
     if (near(r.ones_swapped, 2)) return "alpha and beta are swapped" + kFix;
     // Every element scaled alike, and the counts unreadable: a factor, not lost terms.
@@ -930,8 +931,9 @@ std::string scale(Evidence& e) {
       consistent += readable && near(sum, r.ones_scale * r.s.K);
     }
     // A factor is the same on every element of every shape (an edge scaled alike is not one).
-    const bool alike = std::all_of(f->readings.begin(), f->readings.end(),
-                                   [](const ProbeReading& x) { return std::isfinite(x.ones_scale); });
+    const bool alike = std::all_of(f->readings.begin(), f->readings.end(), [](const ProbeReading& x) {
+      return !x.whole || std::isfinite(x.ones_scale);
+    });
     std::ostringstream o;
     if (alike && !near(r.ones_scale, 1) && consistent * 2 < long(MN)) {
       o << "the products are scaled by " << r.ones_scale << " (A*B comes out " << r.ones_scale
@@ -1027,7 +1029,9 @@ std::string terms(Evidence& e) {
   const std::string w3 = f->readings.size() > 2 ? counts_words(f->readings[2], every3) : "";
   if (!w3.empty() && (w1.empty() || (every3 && every1))) return w3;
   if (!w1.empty()) return w1;
-  return f->readings.size() > 1 ? counts_words(f->readings[1], every1) : "";
+  for (std::size_t n = 1; n < f->readings.size(); ++n)
+    if (std::string w = counts_words(f->readings[n], every1); !w.empty()) return w;
+  return "";
 }
 
 std::string alpha_beta_at(const ProbeReading& r);

@@ -329,9 +329,10 @@ void scalars(Prober& p, ProbeReading& f) {
   measure(2.0f, 3.0f, f.x23, f.y23);
 }
 
-ProbeReading read_shape(Prober& p, const GemmShape& shape) {
+ProbeReading read_shape(Prober& p, const GemmShape& shape, bool whole) {
   ProbeReading r;
   r.s = shape;
+  r.whole = whole;
   const long hits_before = p.hits;
   p.counts(r);
   const std::size_t MN = static_cast<std::size_t>(shape.M) * shape.N;
@@ -343,6 +344,10 @@ ProbeReading read_shape(Prober& p, const GemmShape& shape) {
     if (r.unwritten[e]) r.wrong[e] = 1;
     for (int k = 0; k < K; ++k)
       if (r.count[e * K + k] != 1) r.wrong[e] = 1;
+  }
+  if (!whole) {
+    r.canaries_hit = p.hits - hits_before;
+    return r;
   }
   int k0 = good_k(r);
   r.a_sums_right = p.sums_right(shape, true);
@@ -363,14 +368,18 @@ ProbeReading read_shape(Prober& p, const GemmShape& shape) {
   return r;
 }
 
-// The shapes the probes run at, in sets: the first set the kernel accepts. Each set: odd N (the
-// scalar paths), N and K multiples of 4 with the edges moved (the vector paths; an edge error
-// follows the edge), and K over several k-tiles, larger than M and N; every one with interior
-// and edge tiles.
+}  // namespace
+
+// Each set: odd N (the scalar paths), N and K multiples of 4 with the edges moved (the vector
+// paths; an edge error follows the edge), K over several k-tiles and larger than M and N, and
+// K over more k-tiles than a ring has stages (its second lap; term counts only); each with
+// interior and edge tiles.
 std::vector<std::vector<GemmShape>> probe_sets() {
-  return {{{197, 283, 40}, {148, 332, 24}, {23, 37, 88}},
-          {{256, 256, 64}, {384, 512, 32}, {128, 128, 192}}};
+  return {{{197, 283, 44}, {148, 332, 24}, {23, 37, 88}, {23, 37, 328}},
+          {{256, 256, 64}, {384, 512, 32}, {128, 128, 192}, {128, 128, 512}}};
 }
+
+namespace {
 
 // Fresh random inputs at s, seeded from the run seed and the shape, as check_gemm() lays them out:
 // C random (beta != 0) or poisoned, canaries around it.
@@ -398,13 +407,20 @@ GemmJob random_job(const GemmShape& s, bool bf16) {
   return g;
 }
 
+// A probe shape as a kernel of its precision takes it: K a multiple of 8 in bf16 (16-byte rows).
+GemmShape for_kernel(GemmShape s, bool bf16) {
+  if (bf16) s.K = (s.K + 7) / 8 * 8;
+  return s;
+}
+
 // The probes of one kernel, at the first set of shapes it accepts.
 std::shared_ptr<ProbeFindings> take_probes(const Kernel& kernel) {
   Prober p{kernel.run, kernel.bf16};
   for (const std::vector<GemmShape>& set : probe_sets()) {
     try {
       auto f = std::make_shared<ProbeFindings>();
-      for (const GemmShape& s : set) f->readings.push_back(read_shape(p, s));
+      for (const GemmShape& s : set)
+        f->readings.push_back(read_shape(p, for_kernel(s, kernel.bf16), &s != &set.back()));
       return f;
     } catch (const std::invalid_argument&) {
       continue;  // a precondition of the kernel: stricter shapes
@@ -505,7 +521,7 @@ int Evidence::unstable_edge_tile() {
   const int T = edge_tile(unstable(), result_.M, result_.N);
   if (T == 0) return 0;
   // The main probe shape, twice on the same random inputs: which elements change there.
-  GemmShape s = probe_sets().front().front();
+  GemmShape s = for_kernel(probe_sets().front().front(), kernel_->bf16);
   s.alpha = 1.25f;
   GemmJob g = random_job(s, kernel_->bf16), first = g;
   try {
@@ -529,6 +545,16 @@ std::vector<Rule>& lesson_rules() {
   return rules;
 }
 }  // namespace
+
+bool declare_path(KernelPath path) {
+  const_cast<std::vector<KernelPath>&>(kernel_paths()).push_back(std::move(path));
+  return true;
+}
+
+const std::vector<KernelPath>& kernel_paths() {
+  static std::vector<KernelPath> paths;
+  return paths;
+}
 
 bool register_rule(Rule rule) {
   lesson_rules().push_back(std::move(rule));
@@ -582,7 +608,7 @@ void explain(Evidence& e, VerifyReport& report, const std::string& lesson) {
     // A larger, ragged shape tells them apart, when the kernel is at hand.
     static int depth = 0;
     if (const Kernel* k = e.kernel(); k != nullptr && depth == 0) {
-      GemmShape s = probe_sets().front().front();
+      GemmShape s = for_kernel(probe_sets().front().front(), k->bf16);
       s.alpha = 1.25f, s.beta = -0.5f;
       VerifyOptions o;
       o.lesson = lesson;

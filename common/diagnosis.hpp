@@ -44,6 +44,7 @@ class Result;  // the failed result, as the checks compared it (common/verify_de
 /// and the term counts.
 struct ProbeReading {
   GemmShape s;
+  bool whole = true;  ///< every probe ran here (false: the term counts and canaries only)
   /// Per element: never written in any probe.
   std::vector<char> unwritten;
   /// The reads of the term k: per element, the row of A (`a_row`) and column of B (`b_col`) of
@@ -137,6 +138,21 @@ class Evidence {
 /// The tile size T (8 .. 256) whose ragged edge in an M x N matrix (rows past M / T * T, columns
 /// past N / T * T) holds every element in `where`, with a whole tile inside: 0 when none does.
 int edge_tile(const std::vector<char>& where, int M, int N);
+
+/// The shapes the probes run at, in sets: the first set the kernel accepts (a kernel refuses a
+/// shape with std::invalid_argument).
+std::vector<std::vector<GemmShape>> probe_sets();
+
+/// A code path of a lesson's kernels and the shapes that take it (the float4 path: N and K
+/// multiples of 4, say). A lesson declares its paths from its folder; a test holds the probes to
+/// taking every one.
+struct KernelPath {
+  std::string lesson, name;
+  bool bf16;  ///< the lesson's kernels are bf16 ones: K a multiple of 8
+  std::function<bool(const GemmShape&)> takes;
+};
+bool declare_path(KernelPath path);
+const std::vector<KernelPath>& kernel_paths();
 
 /// One rule of the table: its name, the lesson whose graders it speaks for ("" every one), its
 /// rank (the table is walked in rank order), whether its cause is a model that accounts for every

@@ -50,4 +50,15 @@ inline std::string quad_sources(course::Evidence& e) {
 /// Registered once, by every program that includes this header.
 inline const bool kQuadRule = course::register_rule({"quad_source", "08", 800, false, quad_sources});
 
+/// The warp-tiled kernel's float4 path (N a multiple of 4), its scalar one, and edge block tiles.
+inline const bool kPaths =
+    course::declare_path({"08", "float4 loads and stores: N a multiple of 4", false,
+                          [](const course::GemmShape& s) { return s.N % 4 == 0; }}) &&
+    course::declare_path({"08", "scalar loads and stores: N not a multiple of 4", false,
+                          [](const course::GemmShape& s) { return s.N % 4 != 0; }}) &&
+    course::declare_path({"08", "edge block tiles of 128 x 256 beside whole ones", false,
+                          [](const course::GemmShape& s) {
+                            return s.M > 128 && s.M % 128 != 0 && s.N > 256 && s.N % 256 != 0;
+                          }});
+
 }  // namespace lesson08

@@ -178,6 +178,14 @@ inline std::string race(course::Evidence& e) {
 /// Registered once, by every program that includes this header.
 inline const bool kFragmentRule = course::register_rule({"fragments", "10", 800, false, fragments});
 inline const bool kRaceRule = course::register_rule({"race", "10", 750, false, race});
+/// The mma.sync kernel's partial k-tile of 32 and edge block tiles of 128.
+inline const bool kPaths =
+    course::declare_path({"10", "a partial k-tile of BK = 32", true,
+                          [](const course::GemmShape& s) { return s.K % 32 != 0; }}) &&
+    course::declare_path({"10", "edge block tiles of 128 beside whole ones", true,
+                          [](const course::GemmShape& s) {
+                            return s.M > 128 && s.M % 128 != 0 && s.N > 128 && s.N % 128 != 0;
+                          }});
 inline const bool kBlocksRule =
     course::register_rule({"fragment_blocks", "10", 1110, false, block_moves_rule});
 

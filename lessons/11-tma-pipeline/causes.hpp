@@ -46,4 +46,16 @@ inline std::string race(course::Evidence& e) {
 inline const bool kRingRule = course::register_rule({"ring_stage", "11", 1190, false, ring_stage});
 inline const bool kRaceRule = course::register_rule({"race", "11", 730, false, race});
 
+/// The ring's paths: a partial last k-tile of 64, a second lap (more k-tiles than its 4 stages:
+/// the phases flip), and edge tiles of 128 x 256.
+inline const bool kPaths =
+    course::declare_path({"11", "a partial last k-tile of 64", true,
+                          [](const course::GemmShape& s) { return s.K % 64 != 0; }}) &&
+    course::declare_path({"11", "the ring's second lap: more k-tiles of 64 than 4 stages", true,
+                          [](const course::GemmShape& s) { return s.K > 4 * 64; }}) &&
+    course::declare_path({"11", "edge tiles of 128 x 256 beside whole ones", true,
+                          [](const course::GemmShape& s) {
+                            return s.M > 128 && s.M % 128 != 0 && s.N > 256 && s.N % 256 != 0;
+                          }});
+
 }  // namespace lesson11

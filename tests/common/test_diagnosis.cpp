@@ -13,8 +13,12 @@
 #include "common/gemm_check.hpp"
 #include "common/random.hpp"
 #include "common/verify.hpp"
+#include "lessons/05-tiling/causes.hpp"
+#include "lessons/07-register-tiling/causes.hpp"
 #include "lessons/08-warp-shuffle/causes.hpp"
+#include "lessons/09-swizzling/causes.hpp"
 #include "lessons/10-tensor-cores/causes.hpp"
+#include "lessons/11-tma-pipeline/causes.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -324,6 +328,21 @@ TEST_CASE("the table of causes is walked specific first", "[cpu][verify][diagnos
   for (std::size_t a = 0; a < d.size(); ++a)
     for (std::size_t b = a + 1; b < d.size(); ++b)
       if (d[a].id == d[b].id) CHECK((d[a].lesson != d[b].lesson || d[a].id == "grid_too_small"));
+}
+
+TEST_CASE("the probes take every code path the lessons declare", "[cpu][diagnosis]") {
+  const std::vector<course::KernelPath>& paths = course::kernel_paths();
+  const std::vector<course::GemmShape> shapes = course::probe_sets().front();
+  CHECK(paths.size() >= 14);
+  for (const course::KernelPath& p : paths) {
+    bool taken = false;
+    for (course::GemmShape s : shapes) {
+      if (p.bf16) s.K = (s.K + 7) / 8 * 8;
+      taken = taken || p.takes(s);
+    }
+    INFO("lesson " << p.lesson << ": " << p.name);
+    CHECK(taken);
+  }
 }
 
 TEST_CASE("swapped thread roles are named on the first failing shape", "[cpu][verify][diagnosis]") {
