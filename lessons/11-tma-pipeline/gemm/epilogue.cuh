@@ -158,29 +158,6 @@ __device__ inline std::uint32_t scaled_pair(const ptx::WgmmaAccum<N>& acc, int i
   return *reinterpret_cast<std::uint32_t*>(&pair);
 }
 
-//! [stage_slice_st_shared]
-// With st.shared: 32 stores of 4 bytes per thread, one per pair of columns, as in
-// stage_accumulators.
-template <int N, bool kReadC>
-__device__ void stage_slice_st_shared(const ptx::WgmmaAccum<N>& acc, int j, const Problem& p,
-                                      std::uint32_t slice, int row0, int col0, int lane) {
-  const int row = lane / 4, col = 2 * (lane % 4);  // this thread's first element in the slice
-  // staging_offset(row + 8 half, 8 g + col), with row < 8: one base register, and the chunk's XOR
-  // and the half's 1024 bytes on top.
-  const std::uint32_t base = slice + row * 128 + col * 2;
-#pragma unroll
-  for (int g = 0; g < 8; ++g) {  // 8-column groups
-#pragma unroll
-    for (int half = 0; half < 2; ++half) {  // rows lane / 4, then 8 further
-      const int i = 32 * j + 4 * g + 2 * half;
-      const std::uint32_t v =
-          scaled_pair<N, kReadC>(acc, i, p, row0 + row + 8 * half, col0 + 8 * g + col);
-      ptx::st_shared_b32(base + half * 8 * 128 + ((g ^ row) << 4), v);
-    }
-  }
-}
-//! [stage_slice_st_shared]
-
 //! [stage_slice_stmatrix]
 // With stmatrix: 4 instructions per thread, each 16 columns by 16 rows. Its four matrices are the
 // four 8 x 8 blocks of accumulators d[i] .. d[i + 7], in register order: a wgmma fragment is
@@ -203,6 +180,15 @@ __device__ void stage_slice_stmatrix(const ptx::WgmmaAccum<N>& acc, int j, const
   }
 }
 //! [stage_slice_stmatrix]
+
+/// The streamed epilogue's writer of a slice: stmatrix, 64 or 32 columns wide.
+struct StmatrixSlices {
+  template <int N, bool kReadC, int SLICE>
+  __device__ static void write(const ptx::WgmmaAccum<N>& acc, int j, const Problem& p,
+                               std::uint32_t slice, int row0, int col0, int lane) {
+    stage_slice_stmatrix<N, kReadC, SLICE>(acc, j, p, slice, row0, col0, lane);
+  }
+};
 
 // ---- the staged tile (rung 5) -------------------------------------------------------------------
 /// The two consumer warpgroups' barrier (named barrier 1, their 256 threads). One barrier with a
@@ -255,16 +241,15 @@ struct SliceRound {
 /// still reads the other. Per slice:
 ///  1. lane 0 waits until the store that last read this box (two slices ago) is done reading it:
 ///     at most one group, the previous slice's, may still be pending;
-///  2. the warp writes the slice (st.shared or stmatrix: the same bytes);
+///  2. the warp writes the slice (Writer: stmatrix);
 ///  3. every lane fences its writes against the async proxy, which the TMA store belongs to;
 ///  4. lane 0 stores the slice (clipped at C's edges) and commits it as one bulk group.
 /// C's tensor map has boxes of 16 rows x SLICE columns (64, or 32 for a tile 160 wide).
-template <bool kStmatrix, int SLICE, bool kReadC, int N, int PARTS>
+template <class Writer, int SLICE, bool kReadC, int N, int PARTS>
 __device__ void store_tile_streamed_impl(const TileAccum<N, PARTS>& acc, const Problem& p,
                                          const CUtensorMap* map_c, StagingBox* boxes, int row0,
                                          int col0, int warp, int lane, SliceRound& round) {
-  static_assert(N % SLICE == 0 && (SLICE == 64 || (SLICE == 32 && kStmatrix)),
-                "slices of 64 columns, or of 32 written with stmatrix");
+  static_assert(N % SLICE == 0, "whole slices");
 #pragma unroll
   for (int h = 0; h < PARTS; ++h) {
 #pragma unroll
@@ -281,11 +266,7 @@ __device__ void store_tile_streamed_impl(const TileAccum<N, PARTS>& acc, const P
         }
       }
       __syncwarp();
-      if constexpr (kStmatrix) {
-        stage_slice_stmatrix<N, kReadC, SLICE>(acc.part[h], j, p, slice, row, col, lane);
-      } else {
-        stage_slice_st_shared<N, kReadC>(acc.part[h], j, p, slice, row, col, lane);
-      }
+      Writer::template write<N, kReadC, SLICE>(acc.part[h], j, p, slice, row, col, lane);
       ptx::fence_proxy_async_smem();
       __syncwarp();
       const bool inside = row < p.M && col < p.N;
@@ -300,16 +281,16 @@ __device__ void store_tile_streamed_impl(const TileAccum<N, PARTS>& acc, const P
 }
 //! [streamed_epilogue]
 
-template <bool kStmatrix, int SLICE, int N, int PARTS>
+template <class Writer, int SLICE, int N, int PARTS>
 __device__ inline void store_tile_streamed(const TileAccum<N, PARTS>& acc, const Problem& p,
                                            const CUtensorMap* map_c, StagingBox* boxes, int row0,
                                            int col0, int warp, int lane, SliceRound& round) {
   if (p.beta == 0.0f) {
-    store_tile_streamed_impl<kStmatrix, SLICE, false>(acc, p, map_c, boxes, row0, col0, warp, lane,
-                                                      round);
+    store_tile_streamed_impl<Writer, SLICE, false>(acc, p, map_c, boxes, row0, col0, warp, lane,
+                                                   round);
   } else {
-    store_tile_streamed_impl<kStmatrix, SLICE, true>(acc, p, map_c, boxes, row0, col0, warp, lane,
-                                                     round);
+    store_tile_streamed_impl<Writer, SLICE, true>(acc, p, map_c, boxes, row0, col0, warp, lane,
+                                                  round);
   }
 }
 
@@ -377,8 +358,8 @@ struct StagedTileEpilogue {
 
 /// Per warp, through two staging boxes per consumer warpgroup and TMA stores of 16-row slices, 64
 /// columns wide, or 32 for a tile whose width is not a multiple of 64 (160): the ring keeps the
-/// room of a stage. `kStmatrix`: the slices written with stmatrix (else st.shared).
-template <bool kStmatrix = true>
+/// room of a stage. `Writer`: how a warp writes a slice into its staging box.
+template <class Writer = StmatrixSlices>
 struct StreamedEpilogue {
   static constexpr bool kTmaStore = true;
   static constexpr int kStoreRows = 16;
@@ -396,7 +377,7 @@ struct StreamedEpilogue {
                                int cwarp, int lane) {
     static_assert(Consumer::kWgmma, "the streamed epilogue reads wgmma's accumulator layout");
     const int consumer = cwarp / 4, warp = cwarp % 4;
-    store_tile_streamed<kStmatrix, store_cols<Consumer::kBlockN>()>(
+    store_tile_streamed<Writer, store_cols<Consumer::kBlockN>()>(
         acc, p, map_c, &staging.box[2 * consumer], row0 + Consumer::first_row(consumer), col0, warp,
         lane, round);
   }

@@ -15,7 +15,7 @@ namespace {
 using Wide = Mainloop<WgmmaConsumer<128, 256>, 4>;
 using Tall = Mainloop<WgmmaConsumer<256, 128>, 4>;  // 256 x 128: the same bytes per stage
 struct LabCoop : RingConfig<Wide, StreamedEpilogue<>, StreamKTiles<true>> {};
-struct LabCoopStShared : RingConfig<Wide, StreamedEpilogue<false>, StreamKTiles<false>> {};
+struct LabCoopStShared : RingConfig<Wide, StreamedEpilogue<StSharedSlices>, StreamKTiles<false>> {};
 struct LabCoopDirect : RingConfig<Wide, RegistersEpilogue, StreamKTiles<true>> {};
 struct LabCoopMulticastB
     : RingConfig<Multicast<Wide, 2, 1>, StreamedEpilogue<>, StreamKTiles<false>> {};
