@@ -1039,19 +1039,8 @@ std::string alpha_beta_at(const ProbeReading& r);
 // alpha and beta as the scalar probes fitted them, at each shape (the scalar and vector paths).
 std::string alpha_beta(Evidence& e) {
   const ProbeFindings* f = findings(e);
-  for (std::size_t n = 0; f != nullptr && n < f->readings.size(); ++n) {
-    const std::string said = alpha_beta_at(f->readings[n]);
-    if (said.empty() || n == 0) {
-      if (!said.empty()) return said;
-      continue;
-    }
-    const GemmShape& s = f->readings[n].s;
-    const std::size_t cut = said.find(" -> ");
-    return said.substr(0, cut) + " only at " + std::to_string(s.M) + " x " + std::to_string(s.N) +
-           " x " + std::to_string(s.K) +
-           (s.N % 4 == 0 && s.K % 4 == 0 ? " (N and K multiples of 4: the vector path)" : "") +
-           said.substr(cut);
-  }
+  for (std::size_t n = 0; f != nullptr && n < f->readings.size(); ++n)
+    if (std::string said = alpha_beta_at(f->readings[n]); !said.empty()) return said;
   return "";
 }
 

@@ -439,6 +439,12 @@ bool ProbeReading::any_wrong() const {
   return std::find(wrong.begin(), wrong.end(), 1) != wrong.end();
 }
 
+bool ProbeReading::shows_wrong() const {
+  auto off = [](double v, double want) { return std::isfinite(v) && std::fabs(v - want) > 1e-3; };
+  return any_wrong() || reads_c_when_beta0 || c_added_when_beta0 || off(x20, 2) || off(y23, 3) ||
+         off(ones_scale, 1) || off(fraction_scale, 1);
+}
+
 const ProbeReading& ProbeFindings::primary() const {
   for (const ProbeReading& r : readings)
     if (r.any_wrong()) return r;
@@ -574,6 +580,20 @@ const std::vector<Rule>& cause_rules() {
   return table;
 }
 
+namespace {
+// A cause the probes show only at their vector-path shape says so, before its fix.
+std::string with_path(const std::string& text, const ProbeFindings* f) {
+  if (f == nullptr || f->readings.size() < 2 || f->readings[0].shows_wrong() ||
+      !f->readings[1].shows_wrong() || text.find(" -> ") == std::string::npos)
+    return text;
+  const GemmShape& s = f->readings[1].s;
+  const std::size_t cut = text.find(" -> ");
+  return text.substr(0, cut) + " (only at " + std::to_string(s.M) + " x " + std::to_string(s.N) +
+         " x " + std::to_string(s.K) + ", where N and K are multiples of 4: the vector path)" +
+         text.substr(cut);
+}
+}  // namespace
+
 void explain(Evidence& e, VerifyReport& report, const std::string& lesson) {
   const std::vector<Rule>& table = cause_rules();
   e.lesson = lesson;
@@ -591,7 +611,7 @@ void explain(Evidence& e, VerifyReport& report, const std::string& lesson) {
       e.kernel_failed(x.what());
     }
     if (text.empty()) continue;
-    report.cause = text + (text.back() == '.' ? "" : ".");
+    report.cause = with_path(text, e.taken_probes()) + (text.back() == '.' ? "" : ".");
     report.cause_id = table[n].id;
     if (!table[n].model) break;
     // A model: on a tiny shape, later ones may fit the same numbers.

@@ -83,6 +83,8 @@ struct ProbeReading {
   double fraction_scale = NAN;
   int k0() const { return at_k0.k; }
   bool any_wrong() const;
+  /// any_wrong(), or a scalar probe off (alpha, beta, C read, a scale, a lost fraction).
+  bool shows_wrong() const;
   std::size_t at(int i, int j) const { return static_cast<std::size_t>(i) * s.N + j; }
 };
 
@@ -112,6 +114,8 @@ class Evidence {
   /// The probes, taken the first time a rule asks (once per kernel and program); nullptr when
   /// there is no kernel or they could not run (probe_error() says why).
   const ProbeFindings* probes();
+  /// The probes if a rule took them, else nullptr (nothing is run).
+  const ProbeFindings* taken_probes() const { return probes_.get(); }
   /// probes(), with every reading's codes at every k of its k0's k-tile.
   const ProbeFindings* probes_every_k();
   const std::string& probe_error() const { return probe_error_; }

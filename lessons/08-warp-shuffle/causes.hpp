@@ -6,7 +6,9 @@
 
 #include "common/diagnosis.hpp"
 
+#include <set>
 #include <sstream>
+#include <utility>
 #include <string>
 
 namespace lesson08 {
@@ -47,8 +49,40 @@ inline std::string quad_sources(course::Evidence& e) {
          "quad_b_source)";
 }
 
+/// When most quads multiply the operands of another quad, and a few quads' blocks serve all of C
+/// (each warp's quads all read one quad): the shuffle's source lane taken in the whole warp.
+inline std::string quad_width(course::Evidence& e) {
+  const course::ProbeFindings* f = e.probes();
+  if (f == nullptr || f->primary().k0() < 0) return "";
+  const course::ProbeReading& r = f->primary();
+  const course::ProbeReading::AtK& at = r.at_k0;
+  std::set<std::pair<int, int>> blocks;  // the 2 x 2 blocks of A rows and B columns read
+  long known = 0, moved = 0, example = -1;
+  for (int i = 0; i < r.s.M; ++i)
+    for (int j = 0; j < r.s.N; ++j) {
+      const std::size_t x = r.at(i, j);
+      if (at.a_row[x] < 0 || at.b_col[x] < 0 || at.a_row[x] % 2 != i % 2 || at.b_col[x] % 2 != j % 2)
+        continue;
+      ++known;
+      blocks.insert({at.a_row[x] / 2, at.b_col[x] / 2});
+      if (at.a_row[x] != i || at.b_col[x] != j) ++moved, example = example < 0 ? long(x) : example;
+    }
+  if (known == 0 || moved * 2 < known || blocks.size() * 16 > static_cast<std::size_t>(known))
+    return "";
+  const int i = static_cast<int>(example / r.s.N), j = static_cast<int>(example % r.s.N);
+  std::ostringstream o;
+  o << "the quads of a warp multiply the operands of one quad: C(" << i << ", " << j
+    << ") uses A row " << at.a_row[example] << " and B column " << at.b_col[example] << ", and "
+    << blocks.size() << " quads' blocks serve all " << known / 4
+    << " -> __shfl_sync takes its source lane in the whole warp unless its width is 4: "
+       "quad_a_source(q) then names a lane of quad 0; pass the width, "
+       "__shfl_sync(mask, v, quad_a_source(q), 4)";
+  return o.str();
+}
+
 /// Registered once, by every program that includes this header.
 inline const bool kQuadRule = course::register_rule({"quad_source", "08", 800, false, quad_sources});
+inline const bool kWidthRule = course::register_rule({"quad_width", "08", 801, false, quad_width});
 
 /// The warp-tiled kernel's float4 path (N a multiple of 4), its scalar one, and edge block tiles.
 inline const bool kPaths =

@@ -165,6 +165,36 @@ inline std::string block_moves_rule(course::Evidence& e) {
   return f != nullptr && f->primary().k0() >= 0 ? block_moves(f->primary()) : "";
 }
 
+/// In some 16-row bands, C's groups of 8 columns hold the products of other groups of the same
+/// row, mirrored (columns 0-7 hold those of 56-63): the order of B's fragments (a serpentine)
+/// not followed by the accumulators.
+inline std::string serpentine(course::Evidence& e) {
+  const course::ProbeFindings* f = e.probes();
+  if (f == nullptr || f->primary().k0() < 0) return "";
+  const course::ProbeReading& r = f->primary();
+  const course::ProbeReading::AtK& at = r.at_k0;
+  long moved = 0, example = -1;
+  for (int i = 0; i < r.s.M; ++i)
+    for (int j = 0; j < r.s.N; ++j) {
+      const std::size_t x = r.at(i, j);
+      const int c = at.b_col[x];
+      if (at.a_row[x] < 0 || c < 0 || c == j) continue;
+      // Same row, same column within the group, and the two groups each other's mirror.
+      if (at.a_row[x] != i || c % 8 != j % 8 || c >= r.s.N) return "";
+      if (const int back = at.b_col[r.at(i, c)]; back >= 0 && back != j) return "";
+      ++moved, example = example < 0 ? static_cast<long>(x) : example;
+    }
+  if (moved == 0) return "";
+  const int i = static_cast<int>(example / r.s.N), j = static_cast<int>(example % r.s.N);
+  std::ostringstream o;
+  o << "in some 16-row fragments, C's groups of 8 columns hold the products of the mirrored group "
+       "(C("
+    << i << ", " << j << ") holds column " << at.b_col[example]
+    << "'s) -> the serpentine order of B's fragments must be the accumulators' too: "
+       "mma(acc[i][jj], a[i], b[jj])";
+  return o.str();
+}
+
 /// A race in this lesson's terms: the copies into shared memory and the reads of them.
 inline std::string race(course::Evidence& e) {
   if (e.unstable_count() == 0 || e.unstable_edge_tile() != 0) return "";
@@ -186,6 +216,8 @@ inline const bool kPaths =
                           [](const course::GemmShape& s) {
                             return s.M > 128 && s.M % 128 != 0 && s.N > 128 && s.N % 128 != 0;
                           }});
+inline const bool kSerpentineRule =
+    course::register_rule({"serpentine", "10", 802, false, serpentine});
 inline const bool kBlocksRule =
     course::register_rule({"fragment_blocks", "10", 1110, false, block_moves_rule});
 

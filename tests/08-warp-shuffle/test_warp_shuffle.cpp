@@ -224,7 +224,24 @@ TEST_CASE("warp_sums leaves the butterfly's sum in every lane", "[gpu][task_2]")
         const float got = out[w * kWarpSize + l];
         if (!(got == want)) {
           ++wrong;
-          INFO("n=" << n << ", warp " << w << ", lane " << l << ": got " << got
+          // A butterfly with one stage left out, each in turn: which one the lane's value shows.
+          int skipped = 0;
+          for (int o = 16; o >= 1 && skipped == 0; o /= 2) {
+            std::array<float, kWarpSize> v = lanes;
+            for (int step = 16; step >= 1; step /= 2) {
+              if (step == o) continue;
+              std::array<float, kWarpSize> next{};
+              for (int x = 0; x < kWarpSize; ++x) next[x] = v[x] + v[x ^ step];
+              v = next;
+            }
+            if (v[l] == got) skipped = o;
+          }
+          const std::string stage =
+              skipped == 0 ? ""
+                           : "warp_sum leaves out the stage of offset " + std::to_string(skipped) +
+                                 ": each lane holds the sum of half the warp's lanes; the offsets "
+                                 "are 16, 8, 4, 2, 1, so the loop runs while offset >= 1.\n";
+          INFO(stage << "n=" << n << ", warp " << w << ", lane " << l << ": got " << got
                     << ", the butterfly (offsets 16, 8, 4, 2, 1, each lane adding its partner's "
                        "value to its own) gives "
                     << want << "; the exact sum is " << exact

@@ -10,7 +10,7 @@
 #include "catch_compat.hpp"
 #include "test_helpers.hpp"
 
-#include "quad_diagnosis.hpp"  // the lesson's words for a failed check
+#include "causes.hpp"  // the lesson's rules in the table of causes
 #include "warptiled_sgemm.hpp"
 
 #include "common/gemm_check.hpp"

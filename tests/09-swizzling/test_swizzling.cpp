@@ -195,7 +195,12 @@ std::string a_index_words(int k, int m, int bk, int got) {
   const int panel = m / 32, plain = panel * bk * 32 + k * 32 + m % 32;
   std::ostringstream o;
   o << "swizzled_a_index(" << k << ", " << m << ", " << bk << ") = " << got << ": ";
-  if (got == plain && plain != lesson09::swizzled_a_index_on_host(k, m, bk)) {
+  const int bytes = 4 * (k * 32 + m % 32);
+  if (got == panel * bk * 32 + static_cast<int>(lesson09::Swizzle128B{}(
+                                   static_cast<std::uint32_t>(bytes)))) {
+    o << "a byte offset where a float index belongs: the swizzled byte offset must be divided "
+         "by 4 (>> 2)";
+  } else if (got == plain) {
     o << "not swizzled";
   } else if (got / (bk * 32) != panel) {
     o << "panel " << got / (bk * 32) << ", but m / 32 = " << panel << " (panels of bk x 32)";
@@ -451,7 +456,8 @@ TEST_CASE("Swizzle<B, M, S>: bijective, and conflict-free rows and columns in ev
 
 TEST_CASE("swizzled_a_index: values, and a bijection on every tile the kernels use",
           "[cpu][task_4]") {
-  INFO("panels of 32 columns of m, each a bk x 32 row-major array through Swizzle<3, 4, 3>");
+  // Each sentence says the rule: panels of 32 columns of m, each a bk x 32 row-major array
+  // through Swizzle<3, 4, 3>.
   {
     INFO(
         said([] { return a_index_words(0, 0, 16, lesson09::swizzled_a_index_on_host(0, 0, 16)); }));

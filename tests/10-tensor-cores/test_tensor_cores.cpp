@@ -13,7 +13,7 @@
 #include "catch_compat.hpp"
 #include "test_helpers.hpp"
 
-#include "fragment_diagnosis.hpp"  // the lesson's words for a failed check
+#include "causes.hpp"  // the lesson's rules in the table of causes
 #include "fragment_svg.hpp"
 #include "mma_fragment.hpp"
 #include "mma_sync_gemm.hpp"

@@ -19,7 +19,7 @@
 #include "catch_compat.hpp"
 #include "test_helpers.hpp"
 
-#include "ring_diagnosis.hpp"  // the lesson's words for a failed check
+#include "causes.hpp"  // the lesson's rules in the table of causes
 #include "ring_model.hpp"
 #include "staging_layout.hpp"
 #include "tile_source.hpp"

@@ -469,6 +469,17 @@ std::vector<Case> make_cases() {
                          (g.s.beta != 0.0f ? g.s.beta * g.s.beta * o : 0.0f);
                    }
                }});
+  c.push_back({"08",
+               "quad shuffle without its width",
+               "__shfl_sync(kFullMask, v, quad_a_source(q))  (no width 4)",
+               false,
+               {"width is 4", "quad 0"},
+               [](GemmJob& g) {
+                 // A warp's 8 quads cover 4 rows x 8 columns; each reads the lanes of quad 0.
+                 each(g, [&](long i, long j) {
+                   return dot(g, i / 4 * 4 + i % 2, j / 8 * 8 + j % 2);
+                 });
+               }});
   // ---- 09 swizzling: 128 x 128 block tiles, BK 16 ----------------------------------------------
   c.push_back({"09",
                "swizzle XOR on the wrong bits",
@@ -625,6 +636,20 @@ std::vector<Case> make_cases() {
                  each(g, [&](long i, long j) {
                    return raced(i, j, 64) ? stale_dot(g, i, j, 32, [](long, long) { return 16; })
                                           : dot(g, i, j);
+                 });
+               }});
+  c.push_back({"10",
+               "serpentine on B only",
+               "mma(acc[i][j], a[i], b[jj])",
+               true,
+               {"serpentine", "acc[i][jj]"},
+               [](GemmJob& g) {
+                 // Warp tiles of 64 x 64: MT = 4 fragments of 16 rows, NT = 8 of 8 columns; odd
+                 // fragments take B's columns mirrored.
+                 each(g, [&](long i, long j) {
+                   const long n0 = j / 64 * 64, nt = (j % 64) / 8;
+                   const long src = (i % 64) / 16 % 2 ? n0 + (7 - nt) * 8 + j % 8 : j;
+                   return src < g.s.N ? dot(g, i, src) : 0.0f;
                  });
                }});
   // ---- 11 TMA ring (bf16): BK 64, 4 stages -----------------------------------------------------
