@@ -940,7 +940,13 @@ std::string scale(Evidence& e) {
         << " x what it is, alpha = 1)" << kFix;
       return o.str();
     }
-    if (near(r.ones_scale, 1) && std::isfinite(r.fraction_scale) && !near(r.fraction_scale, 1)) {
+    // Fractions lost at every shape, whole numbers right: not a race that hit one probe.
+    const bool lost_everywhere =
+        std::all_of(f->readings.begin(), f->readings.end(), [](const ProbeReading& x) {
+          return !x.whole || !std::isfinite(x.fraction_scale) ||
+                 (near(x.ones_scale, 1) && !near(x.fraction_scale, 1));
+        });
+    if (lost_everywhere && std::isfinite(r.fraction_scale) && !near(r.fraction_scale, 1)) {
       o << "fractions are lost: with every product 5/16 the sums come out "
         << r.fraction_scale * 0.3125 * r.s.K << " where " << 0.3125 * r.s.K
         << " belongs (K = " << r.s.K << "), whole numbers are right -> the accumulator, or a "

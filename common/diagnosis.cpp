@@ -530,8 +530,12 @@ int Evidence::unstable_edge_tile() {
   GemmShape s = for_kernel(probe_sets().front().front(), kernel_->bf16);
   s.alpha = 1.25f;
   GemmJob g = random_job(s, kernel_->bf16), first = g;
+  GemmShape t = s;
+  t.alpha += 1.0f;  // other inputs between the two runs, as again() has them
+  GemmJob other = random_job(t, kernel_->bf16);
   try {
     kernel_->run(first);
+    kernel_->run(other);
     kernel_->run(g);
   } catch (const std::invalid_argument&) {
     return T;  // the kernel refuses that shape: the failing one's evidence stands
@@ -675,7 +679,12 @@ VerifyReport check_random(const GemmRun& run, const GemmShape& s, bool bf16,
   const GemmJob input = g;
   Kernel kernel{run, bf16,
                 [&] {
-                  GemmJob h = input;
+                  // A run on other inputs first: shared memory that the kernel reads before it
+                  // writes it then holds other values, and so does what it computes from them.
+                  GemmShape t = s;
+                  t.alpha += 1.0f;  // other seeds
+                  GemmJob other = random_job(t, bf16), h = input;
+                  run(other);
                   run(h);
                   return c_of(h);
                 },

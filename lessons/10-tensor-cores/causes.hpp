@@ -195,6 +195,34 @@ inline std::string serpentine(course::Evidence& e) {
   return o.str();
 }
 
+/// B read elsewhere inside its own 16 x 16 block, by whole 8 x 8 pieces (k and column each kept
+/// within 8): the ldmatrix.x4 registers of B handed to the wrong fragments.
+inline std::string b_pieces(course::Evidence& e) {
+  const course::ProbeFindings* f = e.probes();
+  if (f == nullptr || f->primary().k0() < 0) return "";
+  const course::ProbeReading& r = f->primary();
+  const course::ProbeReading::AtK& at = r.at_k0;
+  const int k = at.k;
+  long example = -1;
+  for (int i = 0; i < r.s.M; ++i)
+    for (int j = 0; j < r.s.N; ++j) {
+      const std::size_t x = r.at(i, j);
+      const int rk = at.b_row_k[x], c = at.b_col[x];
+      if (c < 0 || (rk == k && c == j)) continue;
+      if (at.a_row[x] >= 0 && at.a_row[x] != i) return "";  // A's rows right (its k may not be)
+      if (rk / 16 != k / 16 || rk % 8 != k % 8 || c / 16 != j / 16 || c % 8 != j % 8) return "";
+      example = example < 0 ? static_cast<long>(x) : example;
+    }
+  if (example < 0) return "";
+  const int i = static_cast<int>(example / r.s.N), j = static_cast<int>(example % r.s.N);
+  std::ostringstream o;
+  o << "B's 8 x 8 pieces reach the wrong registers: for C(" << i << ", " << j << ") the term k = "
+    << k << " reads B(" << at.b_row_k[example] << ", " << at.b_col[example]
+    << ") -> ldmatrix.x4 of B gives r[0], r[1] (k 0-7, 8-15) of one 8-column tile and r[2], r[3] "
+       "of the next: b[j][0] = r[0], b[j][1] = r[1], b[j + 1][0] = r[2], b[j + 1][1] = r[3]";
+  return o.str();
+}
+
 /// A race in this lesson's terms: the copies into shared memory and the reads of them.
 inline std::string race(course::Evidence& e) {
   if (e.unstable_count() == 0 || e.unstable_edge_tile() != 0) return "";
@@ -216,6 +244,7 @@ inline const bool kPaths =
                           [](const course::GemmShape& s) {
                             return s.M > 128 && s.M % 128 != 0 && s.N > 128 && s.N % 128 != 0;
                           }});
+inline const bool kBPiecesRule = course::register_rule({"b_pieces", "10", 803, false, b_pieces});
 inline const bool kSerpentineRule =
     course::register_rule({"serpentine", "10", 802, false, serpentine});
 inline const bool kBlocksRule =

@@ -26,8 +26,8 @@ void check_until_first_failure(const std::vector<lesson11::Rung>& kernels,
       course::VerifyOptions options;
       options.label = r.name;
       const course::VerifyReport report = course::check_gemm(r.run, e.shape, options);
+      INFO(report.describe());  // the likely cause first, then what this edge case is for
       INFO(r.name << " on " << e.shape.str() << ": " << e.what);
-      INFO(report.describe());
       CHECK(report.passed);
       if (!report.passed) return;
     }

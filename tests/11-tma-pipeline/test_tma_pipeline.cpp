@@ -55,11 +55,11 @@ std::string said(F f) {
 }
 
 // What a wrong field of make_smem_descriptor means: its rule, and a byte count left unshifted.
-std::string field_words(std::uint32_t address, const char* field, std::uint64_t got,
-                        std::uint64_t want, const char* rule) {
+std::string field_words(std::uint32_t address, std::uint64_t desc, const char* field,
+                        std::uint64_t got, std::uint64_t want, const char* rule) {
   std::ostringstream o;
-  o << "make_smem_descriptor(0x" << std::hex << address << std::dec << "): " << field << " is "
-    << got << ", expected " << want << ": " << rule;
+  o << "make_smem_descriptor(0x" << std::hex << address << ") = 0x" << desc << std::dec << ": "
+    << field << " is " << got << ", expected " << want << ": " << rule;
   if (want != 0 && got == want << 4) o << "; got the bytes: a byte count is stored >> 4";
   return o.str();
 }
@@ -165,29 +165,29 @@ TEST_CASE("make_smem_descriptor (wgmma's, rungs 1 to 6): each field where the PT
           "[cpu][task_1]") {
   for (std::uint32_t address : {0u, 1024u, 0x4000u, 0x1A420u, 0x37FE0u}) {
     const std::uint64_t d = lesson11::compiled::make_smem_descriptor(address);
-    INFO("shared address 0x" << std::hex << address << ", descriptor 0x" << d);
+    // Each sentence names the address and the descriptor: the first line a failure shows.
     {
-      INFO(field_words(address, "bits 0-13 (start address)", field(d, 0, 14), address >> 4,
+      INFO(field_words(address, d, "bits 0-13 (start address)", field(d, 0, 14), address >> 4,
                        "the shared address >> 4"));
       CHECK(field(d, 0, 14) == address >> 4);  // start address, >> 4
     }
     {
-      INFO(field_words(address, "bits 16-29 (leading byte offset)", field(d, 16, 14), 1,
+      INFO(field_words(address, d, "bits 16-29 (leading byte offset)", field(d, 16, 14), 1,
                        "unused by K-major tiles with the 128-byte swizzle: 16 >> 4 = 1"));
       CHECK(field(d, 16, 14) == 1);  // leading byte offset: unused here, 16 >> 4
     }
     {
-      INFO(field_words(address, "bits 32-45 (stride byte offset)", field(d, 32, 14), 1024 >> 4,
+      INFO(field_words(address, d, "bits 32-45 (stride byte offset)", field(d, 32, 14), 1024 >> 4,
                        "two groups of 8 rows of 128 bytes are 1024 bytes apart, >> 4 = 64"));
       CHECK(field(d, 32, 14) == 1024 >> 4);  // stride byte offset: 8 rows of 128 bytes
     }
     {
-      INFO(field_words(address, "bits 49-51 (base offset)", field(d, 49, 3), 0,
+      INFO(field_words(address, d, "bits 49-51 (base offset)", field(d, 49, 3), 0,
                        "0, every tile starts on a 1024-byte boundary"));
       CHECK(field(d, 49, 3) == 0);  // base offset: tiles are 1024-byte aligned
     }
     {
-      INFO(field_words(address, "bits 62-63 (swizzle mode)", field(d, 62, 2), 1,
+      INFO(field_words(address, d, "bits 62-63 (swizzle mode)", field(d, 62, 2), 1,
                        swizzle_name(field(d, 62, 2)))
            << "; TMA wrote the tiles with the 128-byte swizzle, mode 1");
       CHECK(field(d, 62, 2) == 1);  // 128-byte swizzle

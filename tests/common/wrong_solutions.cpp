@@ -639,6 +639,25 @@ std::vector<Case> make_cases() {
                  });
                }});
   c.push_back({"10",
+               "ldmatrix.x4 registers of B to the wrong fragments",
+               "b[j][1] = r[2], b[j + 1][0] = r[1]",
+               true,
+               {"ldmatrix.x4 of B", "b[j][1] = r[1]"},
+               [](GemmJob& g) {
+                 // In each 16 x 16 block of B: (k 8-15, columns 0-7) and (k 0-7, columns 8-15)
+                 // trade places.
+                 each(g, [&](long i, long j) {
+                   float acc = 0;
+                   for (long k = 0; k < g.s.K; ++k) {
+                     long sk = k, sj = j;
+                     if (k % 16 >= 8 && j % 16 < 8) sk = k - 8, sj = j + 8;
+                     if (k % 16 < 8 && j % 16 >= 8) sk = k + 8, sj = j - 8;
+                     acc += az(g, i, k) * bz(g, sk, sj);
+                   }
+                   return acc;
+                 });
+               }});
+  c.push_back({"10",
                "serpentine on B only",
                "mma(acc[i][j], a[i], b[jj])",
                true,

@@ -71,8 +71,8 @@ void check_on_cases(const Fn& fn, const std::string& label, const std::vector<Ed
     course::VerifyOptions options;
     options.label = label;
     const course::VerifyReport r = course::check_gemm(fn, e.shape, options);
+    INFO(r.describe());  // the likely cause first, then what this edge case is for
     INFO(label << " on " << e.shape.str() << ": " << e.what);
-    INFO(r.describe());
     CHECK(r.passed);
   }
 }
