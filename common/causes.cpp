@@ -1028,7 +1028,7 @@ std::string products_elsewhere(Evidence& e) {
 
 // The terms along K: the main shape, and the one with K above several k-tiles (K > M, N).
 std::string terms(Evidence& e) {
-  const ProbeFindings* f = findings(e);
+  const ProbeFindings* f = e.probes_laps();
   if (f == nullptr) return "";
   bool every1 = false, every3 = false;
   const std::string w1 = counts_words(f->readings[0], every1);

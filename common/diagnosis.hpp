@@ -91,6 +91,7 @@ struct ProbeReading {
 /// What the probes found: the readings at the probe shapes, the main one first.
 struct ProbeFindings {
   std::vector<ProbeReading> readings;
+  GemmShape laps{0, 0, 0};  ///< the shape of a ring's second lap, read when a rule asks
   /// The first reading with a wrong element (the main one when none is).
   const ProbeReading& primary() const;
 };
@@ -116,6 +117,8 @@ class Evidence {
   const ProbeFindings* probes();
   /// The probes if a rule took them, else nullptr (nothing is run).
   const ProbeFindings* taken_probes() const { return probes_.get(); }
+  /// probes(), with the term counts at the shape of a ring's second lap (K over 4 k-tiles of 64).
+  const ProbeFindings* probes_laps();
   /// probes(), with every reading's codes at every k of its k0's k-tile.
   const ProbeFindings* probes_every_k();
   const std::string& probe_error() const { return probe_error_; }

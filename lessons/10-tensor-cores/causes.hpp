@@ -9,6 +9,8 @@
 
 #include "common/diagnosis.hpp"
 
+#include <algorithm>
+#include <array>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -83,9 +85,12 @@ inline std::string fragments(course::Evidence& e) {
   // A's registers: the reads at k0 and at k0 ^ 8 cover both k halves.
   int held[4] = {-1, -1, -1, -1};
   a_registers(r, at.k, at.a_row, at.a_k, held);
-  // Both k halves of the 16-wide k step: the reads at every k of k0's k-tile.
-  for (const course::ProbeReading::AtK& o : e.probes_every_k()->primary().tile_k)
-    a_registers(r, o.k, o.a_row, o.a_k, held);
+  // A piece moved at k0: both k halves of the 16-wide k step, the reads at every k of its k-tile.
+  if (std::any_of(held, held + 4, [](int h) { return h >= 0; }) &&
+      !std::equal(held, held + 4, std::array<int, 4>{0, 1, 2, 3}.begin(),
+                  [](int h, int q) { return h < 0 || h == q; }))
+    for (const course::ProbeReading::AtK& o : e.probes_every_k()->primary().tile_k)
+      a_registers(r, o.k, o.a_row, o.a_k, held);
   bool blocks = true, moved = false;
   for (int q = 0; q < 4; ++q) {
     if (held[q] == -2) blocks = false;

@@ -15,7 +15,7 @@ namespace lesson11 {
 /// When the probes show the first k-tiles lost, or k-tiles summed twice and the last lost: the
 /// ring's stage index or phase, in the lesson's terms. "" otherwise.
 inline std::string ring_stage(course::Evidence& e) {
-  const course::ProbeFindings* f = e.probes();
+  const course::ProbeFindings* f = e.probes_laps();
   if (f == nullptr) return "";
   for (const course::ProbeReading& r : f->readings) {
     const std::string words = course::terms_words(r);
