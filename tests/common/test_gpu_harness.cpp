@@ -87,7 +87,7 @@ TEST_CASE("the first failing shape of the grid names the planted cause", "[gpu][
   // What a learner's watch screen shows is the first failure of the grader's grid: it must name
   // the cause, from the result alone where a complete model of it fits, else through the probes
   // check_gemm runs on the same kernel. The quads and the fragments are named in lesson 08's and
-  // lesson 10's words: their explainers are linked into this program.
+  // lesson 10's words: their rules (causes.hpp) are linked into this program.
   using planted::Fault;
   struct Case {
     Fault fault;

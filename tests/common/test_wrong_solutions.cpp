@@ -40,7 +40,7 @@ course::VerifyReport grade(const wrong::Case& c) {
       c.bf16 ? course::shape_grid<course::Bf16>(false) : course::shape_grid<course::Fp32>(false);
   for (const course::GemmShape& s : grid) {
     course::VerifyOptions options;
-    options.lesson = c.lesson;  // as in the lesson's grader: its explainers only
+    options.lesson = c.lesson;  // as in the lesson's grader: its rules and the course's
     course::VerifyReport r = course::check_gemm_run(c.run, s, c.bf16, options);
     if (!r.passed) return r;
   }

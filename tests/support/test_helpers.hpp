@@ -58,6 +58,17 @@ void check_on_shapes(const Fn& fn, const std::string& label,
   }
 }
 
+/// The words `f` gives, or "" when computing them throws (a stub's NOT IMPLEMENTED, which the CHECK
+/// after them reports): the sentence a CHECK on a learner's function carries.
+template <typename F>
+std::string said(F f) {
+  try {
+    return f();
+  } catch (...) {
+    return "";
+  }
+}
+
 /// A problem shape chosen to hit one edge path, and what a failure on it would mean.
 struct EdgeCase {
   course::GemmShape shape;
