@@ -1,7 +1,7 @@
 // The table of causes: every rule the course walks to name why a GEMM is wrong, in its order
-// (course_rules(), at the end), with the words each says. The evidence (common/diagnosis.hpp) is the
-// failed result and, when the kernel is at hand, its runs again and its probes. A new cause is one
-// rule at its rank here (or in a lesson's causes.hpp) and one wrong solution in
+// (course_rules(), at the end), with the words each says. The evidence (common/diagnosis.hpp) is
+// the failed result and, when the kernel is at hand, its runs again and its probes. A new cause is
+// one rule at its rank here (or in a lesson's causes.hpp) and one wrong solution in
 // tests/common/wrong_solutions.cpp that it names.
 #include "common/diagnosis.hpp"
 #include "common/verify_detail.hpp"
@@ -217,8 +217,8 @@ std::string detect_wrong_leading_dimension_of_c(const Result& e) {
     if (never > 0) o << ", " << never << " element(s) of C are never written";
     if (past > 0) o << ", " << past << " value(s) land past the end of C";
     return said(o.str(),
-                     "C is M x N and row-major: element (row, col) is C[row * N + col], in the "
-                     "store and in the read of C (beta != 0).");
+                "C is M x N and row-major: element (row, col) is C[row * N + col], in the "
+                "store and in the read of C (beta != 0).");
   }
   return "";
 }
@@ -239,8 +239,8 @@ std::string detect_out_of_bounds_write(const Result& e) {
 std::string detect_nothing_written(const Result& e) {
   if (e.r.unwritten != static_cast<long>(e.untouched.size())) return "";
   return said("nothing was written to C",
-                   "did the kernel launch at all (a launch error ignored, a grid of zero blocks) "
-                   "and does it store to C?");
+              "did the kernel launch at all (a launch error ignored, a grid of zero blocks) "
+              "and does it store to C?");
 }
 
 // The thread index and the grid disagree on which of x and y runs along the rows of C: the kernel
@@ -277,10 +277,10 @@ std::string detect_swapped_roles(const Result& e) {
       << " rounded up to blocks of " << bc << ")";
   }
   return said(o.str(),
-                   "use one convention in the kernel and in the launch: with col = blockIdx.x * "
-                   "blockDim.x + threadIdx.x, the grid's x counts blocks of columns, (N + "
-                   "blockDim.x - 1) / blockDim.x, and its y blocks of rows; with the row from x, "
-                   "x counts blocks of rows.");
+              "use one convention in the kernel and in the launch: with col = blockIdx.x * "
+              "blockDim.x + threadIdx.x, the grid's x counts blocks of columns, (N + "
+              "blockDim.x - 1) / blockDim.x, and its y blocks of rows; with the row from x, "
+              "x counts blocks of rows.");
 }
 
 std::string detect_grid_too_small(const Result& e, bool exact) {
@@ -379,10 +379,9 @@ std::string detect_wrong_leading_dimension_of_a_or_b(const Result& e) {
       }
     }
     if (fits && d.differs(e.p.tol)) {
-      return said(m.seen,
-                       m.on_a ? "A is M x K, row-major: element (row, k) is A[row * K + k]."
-                       : nk   ? "B is N x K, K-major: element (k, col) is B[col * K + k]."
-                              : "B is K x N, row-major: element (k, col) is B[k * N + col].");
+      return said(m.seen, m.on_a ? "A is M x K, row-major: element (row, k) is A[row * K + k]."
+                          : nk   ? "B is N x K, K-major: element (k, col) is B[col * K + k]."
+                                 : "B is K x N, row-major: element (k, col) is B[k * N + col].");
     }
   }
   return "";
@@ -391,8 +390,8 @@ std::string detect_wrong_leading_dimension_of_a_or_b(const Result& e) {
 std::string detect_nan_or_inf(const Result& e) {
   if (e.r.nonfinite <= e.r.unwritten) return "";
   return said("the kernel produced NaN or Inf",
-                   "it reads memory nothing wrote (shared memory of a ragged tile not "
-                   "zero-filled, an uninitialised accumulator) or reads past A or B.");
+              "it reads memory nothing wrote (shared memory of a ragged tile not "
+              "zero-filled, an uninitialised accumulator) or reads past A or B.");
 }
 
 // C(i, j) written at (j, i), or C written column-major.
@@ -414,23 +413,21 @@ std::string detect_transposed(const Result& e) {
   };
   if ((M == N && transposed(false)) || (M != N && transposed(true))) {
     return said("the result is transposed: C(row, col) landed at (col, row)",
-                     "row and column (y and x) are swapped in the index of C.");
+                "row and column (y and x) are swapped in the index of C.");
   }
   return "";
 }
 
 std::string detect_unwritten_elements(const Result& e) {
   if (e.r.unwritten == 0) return "";
-  return said(
-      std::to_string(e.r.unwritten) + " element(s) were never written ('U' on the map)",
-      "some threads return early or the index never reaches them.");
+  return said(std::to_string(e.r.unwritten) + " element(s) were never written ('U' on the map)",
+              "some threads return early or the index never reaches them.");
 }
 
 std::string detect_scattered_errors(const Result& e) {
   if (e.r.wrong * 20 >= e.r.checked) return "";
   return said("a few scattered wrong values", "look at the map and the first mismatches.");
 }
-
 
 // ---- What the probes show, in words -------------------------------------------------------------
 
@@ -636,7 +633,8 @@ std::string read_example(const ProbeReading& r, int k0, bool of_a) {
     for (int j = 0; j < r.s.N; ++j) {
       const std::size_t e = r.at(i, j);
       if ((of_a ? r.a_index[e] : r.b_index[e]) == kUnknown) continue;
-      const int row = of_a ? r.at_k0.a_row[e] : r.at_k0.b_row_k[e], col = of_a ? r.at_k0.a_k[e] : r.at_k0.b_col[e];
+      const int row = of_a ? r.at_k0.a_row[e] : r.at_k0.b_row_k[e],
+                col = of_a ? r.at_k0.a_k[e] : r.at_k0.b_col[e];
       const int want_row = of_a ? i : k0, want_col = of_a ? k0 : j;
       if (row == want_row && col == want_col) continue;
       std::ostringstream o;
@@ -682,8 +680,9 @@ constexpr const char* kStaleTile =
 std::string edge_words(const ProbeReading& r, int T, bool mixed_k) {
   const int rm = r.s.M / T * T, cn = r.s.N / T * T;
   bool last_row = true, last_col = true, unw = true, rows = false, cols = false;
-  bool twice = false, lost_only = true, lost = false;  // over the written wrong elements: terms summed twice (or
-                                         // unreadable), or only terms lost
+  bool twice = false, lost_only = true,
+       lost = false;  // over the written wrong elements: terms summed twice (or
+                      // unreadable), or only terms lost
   for (int i = 0; i < r.s.M; ++i)
     for (int j = 0; j < r.s.N; ++j) {
       const std::size_t e = r.at(i, j);
@@ -775,7 +774,9 @@ int transposed_block(const ProbeReading& r) {
     for (int i = 0; i < r.s.M && all; ++i)
       for (int j = 0; j < r.s.N && all; ++j) {
         const std::size_t e = r.at(i, j);
-        if (r.at_k0.a_row[e] < 0 || r.at_k0.b_col[e] < 0 || (r.at_k0.a_row[e] == i && r.at_k0.b_col[e] == j)) continue;
+        if (r.at_k0.a_row[e] < 0 || r.at_k0.b_col[e] < 0 ||
+            (r.at_k0.a_row[e] == i && r.at_k0.b_col[e] == j))
+          continue;
         any = true;
         all = r.at_k0.a_row[e] == i / T * T + j % T && r.at_k0.b_col[e] == j / T * T + i % T;
       }
@@ -931,9 +932,9 @@ std::string scale(Evidence& e) {
       consistent += readable && near(sum, r.ones_scale * r.s.K);
     }
     // A factor is the same on every element of every shape (an edge scaled alike is not one).
-    const bool alike = std::all_of(f->readings.begin(), f->readings.end(), [](const ProbeReading& x) {
-      return !x.whole || std::isfinite(x.ones_scale);
-    });
+    const bool alike =
+        std::all_of(f->readings.begin(), f->readings.end(),
+                    [](const ProbeReading& x) { return !x.whole || std::isfinite(x.ones_scale); });
     std::ostringstream o;
     if (alike && !near(r.ones_scale, 1) && consistent * 2 < long(MN)) {
       o << "the products are scaled by " << r.ones_scale << " (A*B comes out " << r.ones_scale
@@ -1121,7 +1122,8 @@ std::string terms_words(const ProbeReading& r) {
 }
 
 std::string sanitize_command(const std::string& lesson) {
-  return "make sanitize-" + (lesson.empty() ? std::string("N") : std::to_string(std::stoi(lesson))) +
+  return "make sanitize-" +
+         (lesson.empty() ? std::string("N") : std::to_string(std::stoi(lesson))) +
          " MINE=1 (racecheck)";
 }
 

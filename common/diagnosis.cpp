@@ -420,7 +420,8 @@ std::shared_ptr<ProbeFindings> take_probes(const Kernel& kernel) {
     try {
       auto f = std::make_shared<ProbeFindings>();
       for (const GemmShape& s : set)  // the last, a ring's second lap, when a rule asks
-        if (&s != &set.back()) f->readings.push_back(read_shape(p, for_kernel(s, kernel.bf16), true));
+        if (&s != &set.back())
+          f->readings.push_back(read_shape(p, for_kernel(s, kernel.bf16), true));
       f->laps = for_kernel(set.back(), kernel.bf16);
       return f;
     } catch (const std::invalid_argument&) {
@@ -463,7 +464,8 @@ const ProbeFindings* Evidence::probes() {
   // The probes do not depend on the failing shape: one kernel is probed once per program.
   static std::map<const void*, std::shared_ptr<ProbeFindings>> taken;
   if (kernel_->id != nullptr)
-    if (const auto it = taken.find(kernel_->id); it != taken.end()) return (probes_ = it->second).get();
+    if (const auto it = taken.find(kernel_->id); it != taken.end())
+      return (probes_ = it->second).get();
   try {
     probes_ = take_probes(*kernel_);
   } catch (const std::exception& e) {
@@ -614,9 +616,12 @@ std::string with_path(const std::string& text, const ProbeFindings* f) {
 void explain(Evidence& e, VerifyReport& report, const std::string& lesson) {
   const std::vector<Rule>& table = cause_rules();
   e.lesson = lesson;
-  auto speaks = [&](const Rule& rule) { return lesson.empty() || rule.lesson.empty() || rule.lesson == lesson; };
-  report.cause = "wrong values without a pattern the checker knows: look at the map and the first "
-                 "mismatches, and compare one element by hand.";
+  auto speaks = [&](const Rule& rule) {
+    return lesson.empty() || rule.lesson.empty() || rule.lesson == lesson;
+  };
+  report.cause =
+      "wrong values without a pattern the checker knows: look at the map and the first "
+      "mismatches, and compare one element by hand.";
   report.cause_id.clear();
   report.candidates.clear();
   for (std::size_t n = 0; n < table.size(); ++n) {

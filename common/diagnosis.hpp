@@ -15,7 +15,8 @@
 ///     A) is one: each element of C is the index the kernel read for the term k. Read at one
 ///     middle k first, and at every k of its k-tile when a rule asks (an order permuted inside a
 ///     vector load, a fragment or a k-step);
-///   - scalars: alpha = 2, beta = 0; alpha = 2, beta = 3 with C filled with codes; beta = 0 with C filled with NaN; products of 5/16, whose sums are not whole: a lost
+///   - scalars: alpha = 2, beta = 0; alpha = 2, beta = 3 with C filled with codes; beta = 0 with C
+///   filled with NaN; products of 5/16, whose sums are not whole: a lost
 ///     fraction (an integer accumulator) shows.
 ///
 /// A rule is a function of the evidence that returns the cause in one line, its fix after " -> ",

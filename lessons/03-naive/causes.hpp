@@ -17,11 +17,13 @@ inline std::string unset_value(course::Evidence& e) {
   return "the wrong values change from run to run: " + std::to_string(e.unstable_count()) +
          " element(s) differ between two runs on the same inputs -> a value is read before it is "
          "set (acc must start at 0.0f) or read past A or B (k < K, row < M, col < N); confirm "
-         "with " + course::sanitize_command(e.lesson);
+         "with " +
+         course::sanitize_command(e.lesson);
 }
 
 /// Registered once, by every program that includes this header (lessons 03 and 04).
-inline const bool kUnsetRule = course::register_rule({"unset_value", "03", 750, false, unset_value});
+inline const bool kUnsetRule =
+    course::register_rule({"unset_value", "03", 750, false, unset_value});
 inline const bool kUnsetRule04 =
     course::register_rule({"unset_value", "04", 750, false, unset_value});
 

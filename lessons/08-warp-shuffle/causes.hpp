@@ -61,7 +61,8 @@ inline std::string quad_width(course::Evidence& e) {
   for (int i = 0; i < r.s.M; ++i)
     for (int j = 0; j < r.s.N; ++j) {
       const std::size_t x = r.at(i, j);
-      if (at.a_row[x] < 0 || at.b_col[x] < 0 || at.a_row[x] % 2 != i % 2 || at.b_col[x] % 2 != j % 2)
+      if (at.a_row[x] < 0 || at.b_col[x] < 0 || at.a_row[x] % 2 != i % 2 ||
+          at.b_col[x] % 2 != j % 2)
         continue;
       ++known;
       blocks.insert({at.a_row[x] / 2, at.b_col[x] / 2});
@@ -81,7 +82,8 @@ inline std::string quad_width(course::Evidence& e) {
 }
 
 /// Registered once, by every program that includes this header.
-inline const bool kQuadRule = course::register_rule({"quad_source", "08", 800, false, quad_sources});
+inline const bool kQuadRule =
+    course::register_rule({"quad_source", "08", 800, false, quad_sources});
 inline const bool kWidthRule = course::register_rule({"quad_width", "08", 801, false, quad_width});
 
 /// The warp-tiled kernel's float4 path (N a multiple of 4), its scalar one, and edge block tiles.

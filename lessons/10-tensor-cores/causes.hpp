@@ -221,8 +221,8 @@ inline std::string b_pieces(course::Evidence& e) {
   if (example < 0) return "";
   const int i = static_cast<int>(example / r.s.N), j = static_cast<int>(example % r.s.N);
   std::ostringstream o;
-  o << "B's 8 x 8 pieces reach the wrong registers: for C(" << i << ", " << j << ") the term k = "
-    << k << " reads B(" << at.b_row_k[example] << ", " << at.b_col[example]
+  o << "B's 8 x 8 pieces reach the wrong registers: for C(" << i << ", " << j
+    << ") the term k = " << k << " reads B(" << at.b_row_k[example] << ", " << at.b_col[example]
     << ") -> ldmatrix.x4 of B gives r[0], r[1] (k 0-7, 8-15) of one 8-column tile and r[2], r[3] "
        "of the next: b[j][0] = r[0], b[j][1] = r[1], b[j + 1][0] = r[2], b[j + 1][1] = r[3]";
   return o.str();
@@ -235,7 +235,8 @@ inline std::string race(course::Evidence& e) {
          " element(s) differ between two runs on the same inputs, a race -> a tile is read before "
          "its copy landed (cp.async.wait_group, then __syncthreads(), before the ldmatrix reads) "
          "or overwritten while others still read it (a __syncthreads() before the next copy); "
-         "confirm with " + course::sanitize_command("10");
+         "confirm with " +
+         course::sanitize_command("10");
 }
 
 /// Registered once, by every program that includes this header.
@@ -245,10 +246,10 @@ inline const bool kRaceRule = course::register_rule({"race", "10", 750, false, r
 inline const bool kPaths =
     course::declare_path({"10", "a partial k-tile of BK = 32", true,
                           [](const course::GemmShape& s) { return s.K % 32 != 0; }}) &&
-    course::declare_path({"10", "edge block tiles of 128 beside whole ones", true,
-                          [](const course::GemmShape& s) {
-                            return s.M > 128 && s.M % 128 != 0 && s.N > 128 && s.N % 128 != 0;
-                          }});
+    course::declare_path(
+        {"10", "edge block tiles of 128 beside whole ones", true, [](const course::GemmShape& s) {
+           return s.M > 128 && s.M % 128 != 0 && s.N > 128 && s.N % 128 != 0;
+         }});
 inline const bool kBPiecesRule = course::register_rule({"b_pieces", "10", 803, false, b_pieces});
 inline const bool kSerpentineRule =
     course::register_rule({"serpentine", "10", 802, false, serpentine});

@@ -39,7 +39,8 @@ inline std::string race(course::Evidence& e) {
          " element(s) differ between two runs on the same inputs, a race in the ring -> a stage is "
          "read before its full barrier completes its phase, or released (its empty barrier "
          "arrived on) before the wgmma that reads it has finished (wgmma wait_group), so the "
-         "producer refills it too early; confirm with " + course::sanitize_command("11");
+         "producer refills it too early; confirm with " +
+         course::sanitize_command("11");
 }
 
 /// Registered once, by every program that includes this header.
@@ -53,9 +54,9 @@ inline const bool kPaths =
                           [](const course::GemmShape& s) { return s.K % 64 != 0; }}) &&
     course::declare_path({"11", "the ring's second lap: more k-tiles of 64 than 4 stages", true,
                           [](const course::GemmShape& s) { return s.K > 4 * 64; }}) &&
-    course::declare_path({"11", "edge tiles of 128 x 256 beside whole ones", true,
-                          [](const course::GemmShape& s) {
-                            return s.M > 128 && s.M % 128 != 0 && s.N > 256 && s.N % 256 != 0;
-                          }});
+    course::declare_path(
+        {"11", "edge tiles of 128 x 256 beside whole ones", true, [](const course::GemmShape& s) {
+           return s.M > 128 && s.M % 128 != 0 && s.N > 256 && s.N % 256 != 0;
+         }});
 
 }  // namespace lesson11

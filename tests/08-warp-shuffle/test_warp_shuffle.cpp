@@ -233,15 +233,15 @@ TEST_CASE("warp_sums leaves the butterfly's sum in every lane", "[gpu][task_2]")
                                  ": each lane holds the sum of half the warp's lanes; the offsets "
                                  "are 16, 8, 4, 2, 1, so the loop runs while offset >= 1.\n";
           INFO(stage << "n=" << n << ", warp " << w << ", lane " << l << ": got " << got
-                    << ", the butterfly (offsets 16, 8, 4, 2, 1, each lane adding its partner's "
-                       "value to its own) gives "
-                    << want << "; the exact sum is " << exact
-                    << (std::isnan(got) ? " (NaN: never written)"
-                        : std::fabs(got - exact) < 1e-4 * std::fabs(exact) + 1e-3
-                            ? " (close: the additions were done in another order; follow the "
-                              "butterfly's)"
-                            : " (a lane that holds only part of the sum: a stage missing, or a "
-                              "shift-down tree, which leaves the total in lane 0 alone)"));
+                     << ", the butterfly (offsets 16, 8, 4, 2, 1, each lane adding its partner's "
+                        "value to its own) gives "
+                     << want << "; the exact sum is " << exact
+                     << (std::isnan(got) ? " (NaN: never written)"
+                         : std::fabs(got - exact) < 1e-4 * std::fabs(exact) + 1e-3
+                             ? " (close: the additions were done in another order; follow the "
+                               "butterfly's)"
+                             : " (a lane that holds only part of the sum: a stage missing, or a "
+                               "shift-down tree, which leaves the total in lane 0 alone)"));
           CHECK(got == want);
         }
       }

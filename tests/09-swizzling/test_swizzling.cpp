@@ -196,8 +196,8 @@ std::string a_index_words(int k, int m, int bk, int got) {
   std::ostringstream o;
   o << "swizzled_a_index(" << k << ", " << m << ", " << bk << ") = " << got << ": ";
   const int bytes = 4 * (k * 32 + m % 32);
-  if (got == panel * bk * 32 + static_cast<int>(lesson09::Swizzle128B{}(
-                                   static_cast<std::uint32_t>(bytes)))) {
+  if (got == panel * bk * 32 +
+                 static_cast<int>(lesson09::Swizzle128B{}(static_cast<std::uint32_t>(bytes)))) {
     o << "a byte offset where a float index belongs: the swizzled byte offset must be divided "
          "by 4 (>> 2)";
   } else if (got == plain) {

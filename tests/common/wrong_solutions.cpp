@@ -147,7 +147,9 @@ std::vector<Case> make_cases() {
                [](GemmJob& g) {
                  static float garbage = 0.0f;
                  garbage += 1.0f;  // what the register held before: another value every run
-                 each(g, [&](long i, long j) { return (i + j) % 5 == 0 ? garbage + dot(g, i, j) : dot(g, i, j); });
+                 each(g, [&](long i, long j) {
+                   return (i + j) % 5 == 0 ? garbage + dot(g, i, j) : dot(g, i, j);
+                 });
                }});
   // ---- 04 coalescing: the row from y, the column from x -------------------------------------
   c.push_back({"04",
@@ -476,9 +478,8 @@ std::vector<Case> make_cases() {
                {"width is 4", "quad 0"},
                [](GemmJob& g) {
                  // A warp's 8 quads cover 4 rows x 8 columns; each reads the lanes of quad 0.
-                 each(g, [&](long i, long j) {
-                   return dot(g, i / 4 * 4 + i % 2, j / 8 * 8 + j % 2);
-                 });
+                 each(g,
+                      [&](long i, long j) { return dot(g, i / 4 * 4 + i % 2, j / 8 * 8 + j % 2); });
                }});
   // ---- 09 swizzling: 128 x 128 block tiles, BK 16 ----------------------------------------------
   c.push_back({"09",
