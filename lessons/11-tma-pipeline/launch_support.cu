@@ -45,12 +45,18 @@ namespace detail {
 // matrices again and again, so maps are kept by (address, shape, box).
 const CUtensorMap* tensor_map(const void* base, int rows, int cols, int box_rows, int box_cols) {
   static std::mutex mutex;
-  static std::map<std::tuple<const void*, int, int, int, int>, CUtensorMap> maps;
+  static std::map<std::tuple<const void*, int, int, int, int>, CUtensorMap> maps, retired;
   std::lock_guard<std::mutex> lock(mutex);
   const auto key = std::make_tuple(base, rows, cols, box_rows, box_cols);
   auto found = maps.find(key);
   if (found == maps.end()) {
-    if (maps.size() > 64) maps.clear();  // freed and reused addresses must not pile up
+    // Freed and reused addresses must not pile up: past 64 maps, a new cache. The old one lives
+    // on until the next: a launcher still holds the maps it looked up just before this one (A's,
+    // while it asks for B's and C's), and clear() would free them under it.
+    if (maps.size() > 64) {
+      retired = std::move(maps);
+      maps.clear();
+    }
     found = maps.emplace(key, make_tensor_map_2d(base, rows, cols, box_rows, box_cols)).first;
   }
   return &found->second;

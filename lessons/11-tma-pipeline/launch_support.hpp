@@ -8,7 +8,8 @@
 
 namespace lesson11::detail {
 
-/// A tensor map of a row-major bf16 matrix, kept by (address, shape, box).
+/// A tensor map of a row-major bf16 matrix, kept by (address, shape, box). The pointer stays valid
+/// for at least the next 64 calls: a launch may hold its A map while it asks for B's and C's.
 const CUtensorMap* tensor_map(const void* base, int rows, int cols, int box_rows, int box_cols);
 /// The SMs of the current device.
 int sm_count();
