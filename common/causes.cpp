@@ -870,17 +870,17 @@ Trusted trusted(Evidence& e) {
 std::string stale_edge(Evidence& e) {
   const int T = e.unstable_edge_tile();
   if (T == 0) return "";
-  return "only the ragged edge is wrong, and its values change from run to run (" +
-         std::to_string(e.unstable_count()) + " element(s) past the last whole " +
-         std::to_string(T) + "-wide tile) -> " + kStaleTile;
+  return changes_words(e) + ", all past the last whole " + std::to_string(T) +
+         "-wide tile: the ragged edge reads stale shared memory -> " + kStaleTile;
 }
 
 std::string race(Evidence& e) {
-  if (e.unstable_count() == 0) return "";
-  return "the wrong values change from run to run: " + std::to_string(e.unstable_count()) +
-         " element(s) differ between two runs on the same inputs, a race -> a __syncthreads() is "
-         "missing between the writes to shared memory and the reads of them (after the loads), "
-         "or before the next tile overwrites what others still read; confirm with " +
+  const std::string changes = changes_words(e);
+  if (changes.empty()) return "";
+  return changes +
+         ", a race -> a __syncthreads() is missing between the writes to shared memory "
+         "and the reads of them (after the loads), or before the next tile overwrites "
+         "what others still read; confirm with " +
          sanitize_command(e.lesson);
 }
 
@@ -963,18 +963,27 @@ std::string ragged_edge(Evidence& e) {
   if (f == nullptr || f->readings.size() < 2 || !f->readings[0].any_wrong()) return "";
   const int T = edge_tile(f->readings[0], f->readings[1]);
   if (T == 0) return "";
-  // Products of A and B at different k on the edge: shared memory holding another k-tile.
-  bool mixed_k = false;
-  const ProbeReading& r = e.probes_every_k()->readings[0];
-  std::vector<ProbeReading::AtK> reads = r.tile_k;
-  reads.push_back(r.at_k0);
-  for (const ProbeReading::AtK& at : reads)
-    for (int i = 0; i < r.s.M && !mixed_k; ++i)
-      for (int j = 0; j < r.s.N && !mixed_k; ++j) {
+  // Reads on the edge of other values at the same place in another tile (a known code, its k
+  // the same modulo 8): shared memory holding another tile. A guard that drops values reads zeros,
+  // which carry no code; a scaled value decodes to no such place.
+  long known = 0, shifted = 0;
+  auto count = [&](const ProbeReading& r, const ProbeReading::AtK& at) {
+    for (int i = 0; i < r.s.M; ++i)
+      for (int j = 0; j < r.s.N; ++j) {
         const std::size_t x = r.at(i, j);
-        mixed_k = r.wrong[x] && at.a_row[x] == i && at.b_col[x] == j && at.a_k[x] >= 0 &&
-                  at.b_row_k[x] >= 0 && at.a_k[x] != at.b_row_k[x];
+        const bool b = at.b_col[x] >= 0 && (at.b_row_k[x] != at.k || at.b_col[x] != j);
+        const bool a = at.a_row[x] >= 0 && (at.a_row[x] != i || at.a_k[x] != at.k);
+        if (!r.wrong[x] || !(a || b)) continue;
+        ++known;
+        shifted += (b ? at.b_row_k[x] : at.a_k[x]) % 8 == at.k % 8;
       }
+  };
+  count(f->readings[0], f->readings[0].at_k0);
+  if (known == 0)
+    for (const ProbeReading::AtK& at : e.probes_every_k()->readings[0].tile_k)
+      count(f->readings[0], at);
+  const bool mixed_k = shifted > 0 && shifted * 2 > known;
+  const ProbeReading& r = f->readings[0];
   return edge_words(r, T, mixed_k);
 }
 
@@ -1119,6 +1128,18 @@ std::vector<Rule> course_rules() {
 std::string terms_words(const ProbeReading& r) {
   bool every = false;
   return verify_detail::counts_words(r, every);
+}
+
+std::string changes_words(Evidence& e) {
+  const long n = e.unstable_count();
+  if (n == 0) return "";
+  const GemmShape& s = e.unstable_shape();
+  const bool failing = s.M == e.result().M && s.N == e.result().N && s.K == e.result().K;
+  return "the wrong values change from run to run: " + std::to_string(n) +
+         " element(s) differ between two runs on the same inputs" +
+         (failing ? ""
+                  : " at " + std::to_string(s.M) + " x " + std::to_string(s.N) + " x " +
+                        std::to_string(s.K));
 }
 
 std::string sanitize_command(const std::string& lesson) {

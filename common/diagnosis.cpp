@@ -503,19 +503,51 @@ const ProbeFindings* Evidence::probes_every_k() {
   return f;
 }
 
+namespace {
+// The elements of C at `s` that change when the kernel runs twice on the same random inputs, with a
+// run on other inputs between (empty when it refuses the shape).
+std::vector<char> changes_at(const Kernel& kernel, GemmShape s) {
+  s = for_kernel(s, kernel.bf16);
+  GemmShape t = s;
+  t.alpha += 1.0f;  // other seeds
+  GemmJob g = random_job(s, kernel.bf16), first = g, other = random_job(t, kernel.bf16);
+  try {
+    kernel.run(first);
+    kernel.run(other);
+    kernel.run(g);
+  } catch (const std::invalid_argument&) {
+    return {};
+  }
+  std::vector<char> changed(static_cast<std::size_t>(s.M) * s.N, 0);
+  for (std::size_t e = 0; e < changed.size(); ++e)
+    changed[e] = bits_of(C_of(first, e)) != bits_of(C_of(g, e));
+  return changed;
+}
+bool any(const std::vector<char>& v) {
+  return std::find(v.begin(), v.end(), 1) != v.end();
+}
+}  // namespace
+
 const std::vector<char>& Evidence::unstable() {
   if (ran_again_ || kernel_ == nullptr || !kernel_->again) return unstable_;
   ran_again_ = true;
   const std::size_t MN = static_cast<std::size_t>(result_.M) * result_.N;
   unstable_.assign(MN, 0);
+  unstable_shape_ = result_.p.s;
   // Twice at most: a race may give the same wrong values two runs in a row.
-  for (int run = 0; run < 2 && unstable_count() == 0; ++run) {
+  for (int run = 0; run < 2 && !any(unstable_); ++run) {
     const std::vector<float> again = kernel_->again();
     for (std::size_t e = 0; e < MN && e < again.size(); ++e) {
       const float a = again[e], b = result_.p.got[e];
       if (!(std::isnan(a) && std::isnan(b)) && bits_of(a) != bits_of(b)) unstable_[e] = 1;
     }
   }
+  // A shape too small for the race (one k-tile: a second buffer never used): the main probe shape.
+  if (!any(unstable_))
+    if (std::vector<char> at = changes_at(*kernel_, probe_sets().front().front()); any(at)) {
+      unstable_ = std::move(at);
+      unstable_shape_ = for_kernel(probe_sets().front().front(), kernel_->bf16);
+    }
   return unstable_;
 }
 
@@ -539,27 +571,12 @@ int edge_tile(const std::vector<char>& where, int M, int N) {
 
 int Evidence::unstable_edge_tile() {
   if (unstable_count() == 0) return 0;
-  const int T = edge_tile(unstable(), result_.M, result_.N);
-  if (T == 0) return 0;
-  // The main probe shape, twice on the same random inputs: which elements change there.
-  GemmShape s = for_kernel(probe_sets().front().front(), kernel_->bf16);
-  s.alpha = 1.25f;
-  GemmJob g = random_job(s, kernel_->bf16), first = g;
-  GemmShape t = s;
-  t.alpha += 1.0f;  // other inputs between the two runs, as again() has them
-  GemmJob other = random_job(t, kernel_->bf16);
-  try {
-    kernel_->run(first);
-    kernel_->run(other);
-    kernel_->run(g);
-  } catch (const std::invalid_argument&) {
-    return T;  // the kernel refuses that shape: the failing one's evidence stands
-  }
-  std::vector<char> changed(static_cast<std::size_t>(s.M) * s.N, 0);
-  for (std::size_t e = 0; e < changed.size(); ++e)
-    changed[e] = bits_of(C_of(first, e)) != bits_of(C_of(g, e));
-  if (std::find(changed.begin(), changed.end(), 1) == changed.end()) return T;
-  return edge_tile(changed, s.M, s.N);
+  const int T = edge_tile(unstable_, unstable_shape_.M, unstable_shape_.N);
+  const GemmShape s = for_kernel(probe_sets().front().front(), kernel_->bf16);
+  if (T == 0 || (unstable_shape_.M == s.M && unstable_shape_.N == s.N)) return T;
+  // On a tiny shape the edge is most of C: the main probe shape confirms.
+  const std::vector<char> changed = changes_at(*kernel_, s);
+  return any(changed) ? edge_tile(changed, s.M, s.N) : T;
 }
 
 // ---- The table and its walk --------------------------------------------------------------------

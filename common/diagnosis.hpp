@@ -125,9 +125,11 @@ class Evidence {
   const std::string& probe_error() const { return probe_error_; }
   /// The kernel failed when run again (`why`): the rules go on with the result alone.
   void kernel_failed(const std::string& why) { probe_error_ = why, kernel_ = nullptr; }
-  /// Per element of C: its value changed when the failing shape ran again on the same inputs
-  /// (empty without a kernel).
+  /// Per element of C: its value changed when the failing shape ran again on the same inputs,
+  /// after a run on other inputs (empty without a kernel). When none did there, the same at the
+  /// main probe shape (a shape too small may never show a race), with unstable_shape() saying so.
   const std::vector<char>& unstable();
+  const GemmShape& unstable_shape() const { return unstable_shape_; }
   /// Elements that changed between runs.
   long unstable_count();
   /// edge_tile() of the elements that changed between runs, confirmed at a larger shape when the
@@ -141,6 +143,7 @@ class Evidence {
   bool probed_ = false, every_k_ = false, ran_again_ = false;
   std::string probe_error_;
   std::vector<char> unstable_;
+  GemmShape unstable_shape_;
 };
 
 /// The tile size T (8 .. 256) whose ragged edge in an M x N matrix (rows past M / T * T, columns
@@ -183,6 +186,10 @@ const std::vector<Rule>& cause_rules();
 /// The walk: the first rule that recognises the evidence names the cause (report.cause, cause_id,
 /// candidates). `lesson`: only that lesson's rules and the course's speak ("" every one).
 void explain(Evidence& evidence, VerifyReport& report, const std::string& lesson);
+
+/// "the wrong values change from run to run: N element(s) differ between two runs on the same
+/// inputs" (and at which shape, when not the failing one), or "" when none changed.
+std::string changes_words(Evidence& e);
 
 /// The command that confirms a race in `lesson` ("05"): `make sanitize-5 MINE=1 (racecheck)`.
 std::string sanitize_command(const std::string& lesson);

@@ -14,8 +14,8 @@ namespace lesson03 {
 /// come from a register read before it is set, or from memory past A or B.
 inline std::string unset_value(course::Evidence& e) {
   if (e.unstable_count() == 0) return "";
-  return "the wrong values change from run to run: " + std::to_string(e.unstable_count()) +
-         " element(s) differ between two runs on the same inputs -> a value is read before it is "
+  return course::changes_words(e) +
+         " -> a value is read before it is "
          "set (acc must start at 0.0f) or read past A or B (k < K, row < M, col < N); confirm "
          "with " +
          course::sanitize_command(e.lesson);

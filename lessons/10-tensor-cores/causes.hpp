@@ -231,8 +231,8 @@ inline std::string b_pieces(course::Evidence& e) {
 /// A race in this lesson's terms: the copies into shared memory and the reads of them.
 inline std::string race(course::Evidence& e) {
   if (e.unstable_count() == 0 || e.unstable_edge_tile() != 0) return "";
-  return "the wrong values change from run to run: " + std::to_string(e.unstable_count()) +
-         " element(s) differ between two runs on the same inputs, a race -> a tile is read before "
+  return course::changes_words(e) +
+         ", a race -> a tile is read before "
          "its copy landed (cp.async.wait_group, then __syncthreads(), before the ldmatrix reads) "
          "or overwritten while others still read it (a __syncthreads() before the next copy); "
          "confirm with " +

@@ -35,8 +35,8 @@ inline std::string ring_stage(course::Evidence& e) {
 /// A race in the ring's terms.
 inline std::string race(course::Evidence& e) {
   if (e.unstable_count() == 0) return "";
-  return "the wrong values change from run to run: " + std::to_string(e.unstable_count()) +
-         " element(s) differ between two runs on the same inputs, a race in the ring -> a stage is "
+  return course::changes_words(e) +
+         ", a race in the ring -> a stage is "
          "read before its full barrier completes its phase, or released (its empty barrier "
          "arrived on) before the wgmma that reads it has finished (wgmma wait_group), so the "
          "producer refills it too early; confirm with " +
