@@ -207,31 +207,53 @@ TEST_CASE("query_device reports what the driver reports", "[gpu][task_3]") {
   auto attr = [dev](cudaDeviceAttr a) { return course_test::device_attribute(dev, a); };
   cudaDeviceProp prop{};
   CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-  INFO("device " << dev << ": " << prop.name);
+  INFO("query_device(" << dev << ").name is \"" << d.name << "\", the driver says \"" << prop.name
+                       << "\" (cudaDeviceProp::name)");
   CHECK(d.name == std::string(prop.name));
-  CHECK(d.cc_major == attr(cudaDevAttrComputeCapabilityMajor));
-  CHECK(d.cc_minor == attr(cudaDevAttrComputeCapabilityMinor));
-  CHECK(d.sm_count == attr(cudaDevAttrMultiProcessorCount));
-  CHECK(d.warp_size == attr(cudaDevAttrWarpSize));
-  CHECK(d.max_threads_per_sm == attr(cudaDevAttrMaxThreadsPerMultiProcessor));
-  CHECK(d.max_threads_per_block == attr(cudaDevAttrMaxThreadsPerBlock));
-  CHECK(d.max_blocks_per_sm == attr(cudaDevAttrMaxBlocksPerMultiprocessor));
-  CHECK(d.regs_per_sm == attr(cudaDevAttrMaxRegistersPerMultiprocessor));
-  CHECK(d.regs_per_block == attr(cudaDevAttrMaxRegistersPerBlock));
-  CHECK(d.smem_per_sm_bytes ==
-        static_cast<std::size_t>(attr(cudaDevAttrMaxSharedMemoryPerMultiprocessor)));
-  CHECK(d.smem_per_block_bytes ==
-        static_cast<std::size_t>(attr(cudaDevAttrMaxSharedMemoryPerBlock)));
-  CHECK(d.smem_per_block_optin_bytes ==
-        static_cast<std::size_t>(attr(cudaDevAttrMaxSharedMemoryPerBlockOptin)));
-  CHECK(d.l2_bytes == static_cast<std::size_t>(attr(cudaDevAttrL2CacheSize)));
-  CHECK(d.global_mem_bytes == prop.totalGlobalMem);
+  // Each field against the attribute that holds it, with a sentence that names both.
+  auto same = [&](const char* field, long long got, cudaDeviceAttr a, const char* attribute) {
+    INFO("query_device(" << dev << ")." << field << " is " << got << ", the driver says " << attr(a)
+                         << " (" << attribute << ")"
+                         << (got * 1000 == attr(a) || got == attr(a) * 1000
+                                 ? ": a factor of 1000, the clocks are in kHz"
+                                 : ""));
+    CHECK(got == attr(a));
+  };
+  same("cc_major", d.cc_major, cudaDevAttrComputeCapabilityMajor,
+       "cudaDevAttrComputeCapabilityMajor");
+  same("cc_minor", d.cc_minor, cudaDevAttrComputeCapabilityMinor,
+       "cudaDevAttrComputeCapabilityMinor");
+  same("sm_count", d.sm_count, cudaDevAttrMultiProcessorCount, "cudaDevAttrMultiProcessorCount");
+  same("warp_size", d.warp_size, cudaDevAttrWarpSize, "cudaDevAttrWarpSize");
+  same("max_threads_per_sm", d.max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor,
+       "cudaDevAttrMaxThreadsPerMultiProcessor");
+  same("max_threads_per_block", d.max_threads_per_block, cudaDevAttrMaxThreadsPerBlock,
+       "cudaDevAttrMaxThreadsPerBlock");
+  same("max_blocks_per_sm", d.max_blocks_per_sm, cudaDevAttrMaxBlocksPerMultiprocessor,
+       "cudaDevAttrMaxBlocksPerMultiprocessor");
+  same("regs_per_sm", d.regs_per_sm, cudaDevAttrMaxRegistersPerMultiprocessor,
+       "cudaDevAttrMaxRegistersPerMultiprocessor");
+  same("regs_per_block", d.regs_per_block, cudaDevAttrMaxRegistersPerBlock,
+       "cudaDevAttrMaxRegistersPerBlock");
+  same("smem_per_sm_bytes", static_cast<long long>(d.smem_per_sm_bytes),
+       cudaDevAttrMaxSharedMemoryPerMultiprocessor, "cudaDevAttrMaxSharedMemoryPerMultiprocessor");
+  same("smem_per_block_bytes", static_cast<long long>(d.smem_per_block_bytes),
+       cudaDevAttrMaxSharedMemoryPerBlock, "cudaDevAttrMaxSharedMemoryPerBlock");
+  same("smem_per_block_optin_bytes", static_cast<long long>(d.smem_per_block_optin_bytes),
+       cudaDevAttrMaxSharedMemoryPerBlockOptin, "cudaDevAttrMaxSharedMemoryPerBlockOptin");
+  same("l2_bytes", static_cast<long long>(d.l2_bytes), cudaDevAttrL2CacheSize,
+       "cudaDevAttrL2CacheSize");
   {
-    INFO("clocks in kHz, as cudaDevAttrClockRate and cudaDevAttrMemoryClockRate give them");
-    CHECK(d.sm_clock_khz == attr(cudaDevAttrClockRate));
-    CHECK(d.mem_clock_khz == attr(cudaDevAttrMemoryClockRate));
+    INFO("query_device(" << dev << ").global_mem_bytes is " << d.global_mem_bytes
+                         << ", the driver says " << prop.totalGlobalMem
+                         << " (cudaDeviceProp::totalGlobalMem, in bytes)");
+    CHECK(d.global_mem_bytes == prop.totalGlobalMem);
   }
-  CHECK(d.mem_bus_width_bits == attr(cudaDevAttrGlobalMemoryBusWidth));
+  same("sm_clock_khz", d.sm_clock_khz, cudaDevAttrClockRate, "cudaDevAttrClockRate, in kHz");
+  same("mem_clock_khz", d.mem_clock_khz, cudaDevAttrMemoryClockRate,
+       "cudaDevAttrMemoryClockRate, in kHz");
+  same("mem_bus_width_bits", d.mem_bus_width_bits, cudaDevAttrGlobalMemoryBusWidth,
+       "cudaDevAttrGlobalMemoryBusWidth");
 }
 
 TEST_CASE("this GPU's architecture is in the FP32 lanes table", "[gpu][task_1]") {

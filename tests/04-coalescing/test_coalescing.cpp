@@ -15,6 +15,8 @@
 #include "common/gemm_check.hpp"
 #include "lessons/03-naive/causes.hpp"
 
+#include <algorithm>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -54,6 +56,32 @@ void check_on_shapes(const course::GemmFn<course::Fp32>& fn, const char* label) 
 
 // ---- Task 1: what a warp-wide access costs ------------------------------------------------------
 
+// What a wrong count of warp_access means, from the counts a usual mistake gives.
+std::string access_words(const std::vector<long long>& offsets, const WarpAccess& got,
+                         const WarpAccess& want) {
+  auto distinct = [&](long long bytes) {
+    std::vector<long long> v;
+    for (long long o : offsets) v.push_back(o / bytes);
+    std::sort(v.begin(), v.end());
+    return static_cast<int>(std::unique(v.begin(), v.end()) - v.begin());
+  };
+  std::ostringstream o;
+  o << "warp_access: " << got.sectors << " sectors, " << got.lines << " lines where "
+    << want.sectors << " and " << want.lines << " belong: ";
+  const int lanes = static_cast<int>(offsets.size());
+  if (got.sectors == lanes && want.sectors != lanes)
+    o << "one sector a lane, but lanes in the same sector share it (count distinct offset / 32)";
+  else if (got.sectors == distinct(kLineBytes) && want.sectors != got.sectors)
+    o << "the sectors counted with the line's 128 bytes (a sector is offset / 32)";
+  else if (got.lines == distinct(kSectorBytes) && want.lines != got.lines)
+    o << "the lines counted with the sector's 32 bytes (a line is offset / 128)";
+  else if (got.lines == lanes && want.lines != lanes)
+    o << "one line a lane, but lanes in the same line share it (count distinct offset / 128)";
+  else
+    o << "each distinct offset / 32 is a sector, each distinct offset / 128 a line";
+  return o.str();
+}
+
 TEST_CASE("warp_access: worked cases", "[cpu][task_1]") {
   struct Case {
     const char* what;
@@ -81,6 +109,7 @@ TEST_CASE("warp_access: worked cases", "[cpu][task_1]") {
   };
   for (const Case& c : cases) {
     const WarpAccess got = warp_access(c.addresses);
+    INFO(access_words(c.addresses, got, {c.sectors, c.lines}));
     INFO(c.what << ": byte offsets " << show(c.addresses) << "\n  got " << got.sectors
                 << " sectors, " << got.lines << " lines; expected " << c.sectors << " sectors, "
                 << c.lines << " lines (sector = offset / " << kSectorBytes << ", line = offset / "
