@@ -480,7 +480,7 @@ const ProbeFindings* Evidence::probes_laps() {
   if (f == nullptr || f->readings.size() > 3 || f->laps.K == 0) return f;
   Prober p{kernel_->run, kernel_->bf16};
   try {
-    const_cast<ProbeFindings*>(f)->readings.push_back(read_shape(p, f->laps, false));
+    probes_->readings.push_back(read_shape(p, f->laps, false));
   } catch (const std::exception& e) {
     probe_error_ = e.what();
   }
@@ -491,7 +491,7 @@ const ProbeFindings* Evidence::probes_every_k() {
   const ProbeFindings* f = probes();
   if (f == nullptr || every_k_) return f;
   every_k_ = true;
-  ProbeReading& r = const_cast<ProbeReading&>(f->primary());
+  ProbeReading& r = probes_->readings[static_cast<std::size_t>(&f->primary() - f->readings.data())];
   if (!r.tile_k.empty() || r.k0() < 0) return f;
   Prober p{kernel_->run, kernel_->bf16};
   try {
@@ -588,14 +588,20 @@ std::vector<Rule>& lesson_rules() {
 }
 }  // namespace
 
+namespace {
+std::vector<KernelPath>& paths() {
+  static std::vector<KernelPath> declared;
+  return declared;
+}
+}  // namespace
+
 bool declare_path(KernelPath path) {
-  const_cast<std::vector<KernelPath>&>(kernel_paths()).push_back(std::move(path));
+  paths().push_back(std::move(path));
   return true;
 }
 
 const std::vector<KernelPath>& kernel_paths() {
-  static std::vector<KernelPath> paths;
-  return paths;
+  return paths();
 }
 
 bool register_rule(Rule rule) {
