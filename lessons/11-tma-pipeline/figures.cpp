@@ -47,7 +47,8 @@ std::vector<course::fig::Figure> figures() {
   out.push_back(course::fig::make(
       "11-persistent", "The persistent grid: which block takes which tile",
       "One block per SM, 132 in all, each walking tiles b, b + 132, b + 264, ... of the "
-      "headline's bands of 16 tile rows (work_unit, then tile_at). Each tile is labelled with its "
+      "headline's bands of 16 tile rows (WholeTiles::unit, then tile_at). Each tile is labelled "
+      "with its "
       "block; the red outline follows block 0. In the fourth wave only 116 blocks have a tile: "
       "16 SMs wait, the cost stream-K addresses.",
       {Control{"wave", "wave", numbers(1, 4), {}, "", true}},

@@ -1,12 +1,14 @@
 /// \file figures.hpp
-/// \brief Lesson 11's figures: the orders a persistent grid walks its tiles in (tile_order.hpp),
-/// which block takes which tile (stream_k.hpp's work units), the ring stepped k-block by k-block
-/// (ring_model.hpp driven by your producer_slot, consumer_slot and empty_barrier_arrivals), and
-/// the 128-byte swizzle of a staged tile (staging_offset).
+/// \brief Lesson 11's figures: the orders a persistent grid walks its tiles in (tile_source.hpp;
+/// the Hilbert curve of lab/tile_orders.hpp), which block takes which tile (tile_source.hpp's
+/// WholeTiles), the ring stepped k-block by k-block (ring_model.hpp driven by your producer_slot,
+/// consumer_slot and empty_barrier_arrivals), and the 128-byte swizzle of a staged tile
+/// (staging_offset).
 #pragma once
 
 #include "lessons/11-tma-pipeline/ring_model.hpp"
-#include "lessons/11-tma-pipeline/tile_order.hpp"
+#include "lessons/11-tma-pipeline/lab/tile_orders.hpp"
+#include "lessons/11-tma-pipeline/tile_source.hpp"
 
 #include "common/svg.hpp"
 
@@ -32,8 +34,8 @@ struct FigureOrder {
 /// tile column of B "b-col".
 course::svg::Scene tile_order_scene(int size, FigureOrder order, int wave);
 
-/// The persistent grid of kFigureSms blocks at 4096^3 (whole tiles, work_unit()), walking the
-/// tiles in `order`: each tile labelled with the block that takes it, wave `wave` (1, 2, ...)
+/// The persistent grid of kFigureSms blocks at 4096^3 (whole tiles, WholeTiles::unit()), walking
+/// the tiles in `order`: each tile labelled with the block that takes it, wave `wave` (1, 2, ...)
 /// highlighted, and the blocks' current tiles below. Tagged for tests: each tile cell is class
 /// "tile" with the tooltip "t=T m=M n=N block=B unit=U"; each block of the wave is class "sm"
 /// (busy) or "sm-idle".

@@ -1,8 +1,8 @@
 // Lesson 11: the Hopper instructions the kernels use, one small inline-PTX wrapper each. They are
 // given code: the chapter explains each one, and the kernels read as a protocol between them.
 //
-// TMA, mbarrier, stmatrix and the cluster instructions need compute capability 9.0 or newer (the
-// portable rung uses them on sm_90, sm_100 and sm_120 alike). wgmma exists only on the sm_90a
+// TMA, mbarrier and stmatrix need compute capability 9.0 or newer (the portable rung uses them on
+// sm_90, sm_100 and sm_120 alike). wgmma exists only on the sm_90a
 // target; setmaxnreg on the architecture-specific targets (sm_90a, sm_100a, sm_120a and their
 // kin), which the course builds only for sm_90a. Compiled for another target, their wrappers are a
 // trap, which the launchers never reach (they refuse such a GPU for the wgmma rungs before
@@ -62,57 +62,33 @@ __device__ inline void mbarrier_arrive(std::uint64_t* bar) {
 }
 //! [mbarrier]
 
-// How a thread waits on an mbarrier.
-enum class Wait {
-  kTryWait,         // try_wait: the hardware may suspend the thread until the phase completes
-  kTryWaitCluster,  // the same with cluster scope: sees arrivals and bytes from other blocks
-  kPoll,            // test_wait in a loop: never suspended
-};
-
-// One test: true once the phase of parity `parity` has completed.
-template <Wait kMode>
-__device__ inline bool mbarrier_test(std::uint64_t* bar, std::uint32_t parity) {
+// One test: true once the phase of parity `parity` has completed. try_wait: while the phase is
+// incomplete, the hardware may suspend the thread for a while before it answers, so a loop of
+// tests does not keep the issue slots busy.
+__device__ inline bool mbarrier_try_wait(std::uint64_t* bar, std::uint32_t parity) {
   std::uint32_t done;
-  if constexpr (kMode == Wait::kTryWait) {
-    asm volatile(
-        "{\n.reg .pred p;\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-        "selp.u32 %0, 1, 0, p;\n}"
-        : "=r"(done)
-        : "r"(smem_addr(bar)), "r"(parity)
-        : "memory");
-  } else if constexpr (kMode == Wait::kTryWaitCluster) {
-    asm volatile(
-        "{\n.reg .pred p;\n"
-        "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
-        "selp.u32 %0, 1, 0, p;\n}"
-        : "=r"(done)
-        : "r"(smem_addr(bar)), "r"(parity)
-        : "memory");
-  } else {
-    asm volatile(
-        "{\n.reg .pred p;\n"
-        "mbarrier.test_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
-        "selp.u32 %0, 1, 0, p;\n}"
-        : "=r"(done)
-        : "r"(smem_addr(bar)), "r"(parity)
-        : "memory");
-  }
+  asm volatile(
+      "{\n.reg .pred p;\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+      "selp.u32 %0, 1, 0, p;\n}"
+      : "=r"(done)
+      : "r"(smem_addr(bar)), "r"(parity)
+      : "memory");
   return done != 0;
 }
 
 //! [mbarrier_wait]
 // ---- bounded waits: a wait that cannot end says which one it was, then traps -------------------
-// A protocol error (a wrong parity, too few arrivals, a wrong expected byte count, a flag never
-// raised) would otherwise hang the GPU for good. Every wait of the lesson gives up after
-// WaitLimit::ns nanoseconds of the GPU's global timer (a second unless COURSE_WAIT_LIMIT_S says
-// otherwise): the waiting thread writes what it waited for into host memory mapped for the GPU
-// (WaitReport), then traps. The launch fails ("unspecified launch failure") and the host's error
-// message reads the report (the launchers register it with course::add_failure_note).
-// No printf: a call to printf anywhere in a kernel makes ptxas serialize every wgmma of it.
+// A protocol error (a wrong parity, too few arrivals, a wrong expected byte count) would otherwise
+// hang the GPU for good. Every wait of the lesson gives up after WaitLimit::ns nanoseconds of the
+// GPU's global timer (a second unless COURSE_WAIT_LIMIT_S says otherwise): the waiting thread
+// writes what it waited for into host memory mapped for the GPU (WaitReport), then traps. The
+// launch fails ("unspecified launch failure") and the host's error message reads the report (the
+// launchers register it with course::add_failure_note). No printf: a call to printf anywhere in a
+// kernel makes ptxas serialize every wgmma of it.
 
-/// Which kind of wait expired.
-enum class Waiter : std::uint32_t { kFull = 1, kEmpty = 2, kFlag = 3 };
+/// Which kind of wait expired: the ring's two (the lab adds its own kinds after them).
+enum class Waiter : std::uint32_t { kFull = 1, kEmpty = 2 };
 
 /// What the thread whose wait expired leaves for the host, in two words written with one store:
 /// `where` = what | parity << 2 | stage << 3 | thread << 16, and the block. Nonzero once written
@@ -150,17 +126,23 @@ __device__ inline void wait_expired(const WaitLimit& limit, Waiter what, std::ui
   __trap();
 }
 
-// Waits for the phase of parity `parity` of the barrier of stage `stage` (`what`: its full or its
-// empty barrier). The first test is the whole cost when the phase is already complete; the clock is
-// read only while waiting.
-template <Wait kMode = Wait::kTryWait>
-__device__ inline void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity,
-                                     const WaitLimit& limit, Waiter what, int stage) {
-  if (mbarrier_test<kMode>(bar, parity)) return;
+// Waits until `done()` is true: the first test is the whole cost when it already is; the clock is
+// read only while waiting. After limit.ns it reports `what`, `stage` and `parity` and traps.
+template <class Done>
+__device__ inline void bounded_wait(Done done, const WaitLimit& limit, Waiter what,
+                                    std::uint32_t stage, std::uint32_t parity) {
+  if (done()) return;
   const std::uint32_t start = global_timer_ns();
-  while (!mbarrier_test<kMode>(bar, parity)) {
+  while (!done()) {
     if (global_timer_ns() - start > limit.ns) wait_expired(limit, what, stage, parity);
   }
+}
+
+// Waits for the phase of parity `parity` of the barrier of stage `stage` (`what`: its full or its
+// empty barrier).
+__device__ inline void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity,
+                                     const WaitLimit& limit, Waiter what, int stage) {
+  bounded_wait([&] { return mbarrier_try_wait(bar, parity); }, limit, what, stage, parity);
 }
 //! [mbarrier_wait]
 
@@ -177,18 +159,6 @@ __device__ inline void tma_load_2d(void* dst, const CUtensorMap* map, std::uint6
       : "memory");
 }
 //! [tma_load]
-
-// The same box, delivered to the same shared-memory offset in every block of the cluster named in
-// `cta_mask` (bit r: the block of rank r), and counted on the barrier at `bar`'s offset in each of
-// them. One read of L2 feeds several SMs.
-__device__ inline void tma_load_2d_multicast(void* dst, const CUtensorMap* map, std::uint64_t* bar,
-                                             int x, int y, std::uint16_t cta_mask) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-      ".multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(smem_addr(dst)),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(smem_addr(bar)), "r"(x), "r"(y), "h"(cta_mask)
-      : "memory");
-}
 
 //! [tma_store]
 // Stores the shared-memory tile at `src` to the box at (x, y) of `map`. Elements outside the
@@ -241,13 +211,6 @@ __device__ inline void named_barrier_sync(int threads) {
   asm volatile("bar.sync %0, %1;" ::"n"(kId), "r"(threads) : "memory");
 }
 
-// Arrives on a named barrier without waiting: with bar.sync by the other threads that it counts,
-// one group of warps lets another go on.
-template <int kId>
-__device__ inline void named_barrier_arrive(int threads) {
-  asm volatile("bar.arrive %0, %1;" ::"n"(kId), "r"(threads) : "memory");
-}
-
 // ---- stmatrix: a warp stores four 8 x 8 matrices of 16-bit values -------------------------------
 // Register k of lane l holds row l / 4, columns 2 (l % 4) and 2 (l % 4) + 1 of matrix k (two bf16
 // in 32 bits: exactly the layout of an mma or wgmma accumulator fragment); lane 8 k + r gives the
@@ -258,68 +221,6 @@ __device__ inline void stmatrix_x4(std::uint32_t address, std::uint32_t r0, std:
   asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(address),
                "r"(r0), "r"(r1), "r"(r2), "r"(r3));
 }
-
-// ---- clusters: blocks on neighbouring SMs that see each other's shared memory ----------------
-__device__ inline std::uint32_t cluster_rank() {
-  std::uint32_t rank;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
-  return rank;
-}
-
-// Every thread of every block of the cluster arrives and waits: after it, what each block wrote to
-// shared memory (its barriers' initialization, say) is visible to the others.
-__device__ inline void cluster_sync() {
-  asm volatile(
-      "barrier.cluster.arrive.release.aligned;\n"
-      "barrier.cluster.wait.acquire.aligned;" ::
-          : "memory");
-}
-
-//! [remote_arrive]
-// One arrival on the barrier at `bar`'s offset in the shared memory of the cluster's block `rank`.
-// Default (.cta) semantics: the arrival only says "this stage may be refilled", and what made that
-// true (the wgmmas' reads of it) is already complete; a .release.cluster arrival would first wait
-// for all of this thread's memory operations to be visible cluster-wide, on every k-block.
-__device__ inline void mbarrier_arrive_cluster(std::uint64_t* bar, std::uint32_t rank) {
-  asm volatile(
-      "{\n"
-      ".reg .b32 remote;\n"
-      "mapa.shared::cluster.u32 remote, %0, %1;\n"
-      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
-      "}" ::"r"(smem_addr(bar)),
-      "r"(rank)
-      : "memory");
-}
-//! [remote_arrive]
-
-//! [gpu_flags]
-// ---- flags in global memory between blocks ------------------------------------------------------
-// A block hands data to another through global memory and a flag: the writer's stores must be
-// visible to the reader before the flag is. A store with release semantics at GPU scope is ordered
-// after every memory operation the storing thread has done or has seen done (the other threads'
-// stores, through a barrier before it); a load with acquire semantics at GPU scope is ordered
-// before every later memory operation of the loading thread (and of the threads that meet it at a
-// barrier after it). Plain loads and stores give no such order between SMs.
-__device__ inline void st_release_gpu(std::uint32_t* flag, std::uint32_t value) {
-  asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(flag), "r"(value) : "memory");
-}
-__device__ inline std::uint32_t ld_acquire_gpu(const std::uint32_t* flag) {
-  std::uint32_t value;
-  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(value) : "l"(flag) : "memory");
-  return value;
-}
-
-// Waits until `*flag == value`, as long as `limit` allows (a flag of stream-K's block `slot`):
-// like mbarrier_wait, it then reports and traps rather than hang the GPU.
-__device__ inline void wait_flag(const std::uint32_t* flag, std::uint32_t value,
-                                 const WaitLimit& limit, int slot) {
-  if (ld_acquire_gpu(flag) == value) return;
-  const std::uint32_t start = global_timer_ns();
-  while (ld_acquire_gpu(flag) != value) {
-    if (global_timer_ns() - start > limit.ns) wait_expired(limit, Waiter::kFlag, slot, value);
-  }
-}
-//! [gpu_flags]
 
 //! [setmaxnreg]
 // ---- setmaxnreg: move registers between warpgroups ---------------------------------------------

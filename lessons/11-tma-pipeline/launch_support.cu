@@ -1,5 +1,5 @@
 // Lesson 11: what every launcher of the lesson (and of its lab) uses that does not call your code:
-// which GPU runs which rungs, the tensor maps, the bound on every wait and stream-K's workspace.
+// which GPU runs which rungs, the tensor maps and the bound on every wait.
 // Given code, compiled once (it does not include your file): a save does not recompile it.
 #include "launch_support.hpp"
 #include "tensor_map.hpp"
@@ -92,19 +92,18 @@ std::string expired_wait_note() {
              "the consumers never released the stage (the parity names a phase that never "
              "completes, or empty_barrier_arrivals asks for more arrivals than the consumer warps "
              "make)";
-    case ptx::Waiter::kFlag:
-      return "a wait that never ended: a split tile's finisher waited for the partial sums of "
-             "block " +
-             stage + who + "that block never handed them over";
   }
   return "";
 }
 }  // namespace
 
+const volatile ptx::WaitReport* expired_wait() {
+  return wait_report_host;
+}
+
 // Every wait of the kernels gives up after a second (COURSE_WAIT_LIMIT_S seconds, at most 4, when
-// set) and
-// leaves its report in one block of mapped host memory, which the error message of the failed
-// launch reads.
+// set) and leaves its report in one block of mapped host memory, which the error message of the
+// failed launch reads.
 ptx::WaitLimit wait_limit() {
   static const ptx::WaitLimit limit = [] {
     ptx::WaitLimit l;
@@ -124,42 +123,6 @@ ptx::WaitLimit wait_limit() {
   return limit;
 }
 //! [wait_limit]
-
-//! [stream_k_workspace]
-// One workspace for every stream-K launch of the process, grown when a launch needs more and never
-// given back (the driver frees it at exit). Launches on one stream run one after the other, so one
-// launch's pieces never meet the next one's; the flags are not reset between launches: each launch
-// waits for its own epoch, a value no flag has held before.
-StreamKWorkspace stream_k_workspace(int slots, int slot_floats, int flags) {
-  static std::mutex mutex;
-  static float* partials = nullptr;
-  static std::uint32_t* flag_words = nullptr;
-  static std::size_t partial_capacity = 0, flag_capacity = 0;
-  static std::uint32_t epoch = 0;
-  std::lock_guard<std::mutex> lock(mutex);
-  // At least one tile of sums per SM, so that the first launch's size usually serves them all.
-  const std::size_t floats =
-      static_cast<std::size_t>(std::max(slots, sm_count())) * static_cast<std::size_t>(slot_floats);
-  const std::size_t words = static_cast<std::size_t>(std::max(flags, sm_count()));
-  if (floats > partial_capacity || words > flag_capacity) {
-    // cudaFree waits for the GPU to be idle: no kernel is still using the old workspace.
-    if (partials != nullptr) CUDA_CHECK(cudaFree(partials));
-    if (flag_words != nullptr) CUDA_CHECK(cudaFree(flag_words));
-    partials = nullptr, flag_words = nullptr;
-    partial_capacity = flag_capacity = 0;
-    CUDA_CHECK(cudaMalloc(&partials, floats * sizeof(float)));
-    CUDA_CHECK(cudaMalloc(&flag_words, words * sizeof(std::uint32_t)));
-    CUDA_CHECK(cudaMemset(flag_words, 0, words * sizeof(std::uint32_t)));
-    partial_capacity = floats, flag_capacity = words;
-    epoch = 0;
-  }
-  if (++epoch == 0) {  // after 2^32 launches: start again from zeroed flags
-    CUDA_CHECK(cudaMemset(flag_words, 0, flag_capacity * sizeof(std::uint32_t)));
-    epoch = 1;
-  }
-  return StreamKWorkspace{partials, flag_words, epoch};
-}
-//! [stream_k_workspace]
 
 }  // namespace detail
 

@@ -1,13 +1,10 @@
 // Lesson 11: what every launcher of the lesson and of its lab uses that calls nothing of yours,
-// defined once in launch_support.cu: the tensor maps, the SM count, the bound on every wait and
-// stream-K's workspace.
+// defined once in launch_support.cu: the tensor maps, the SM count and the bound on every wait.
 #pragma once
 
 #include "hopper_ptx.cuh"  // ptx::WaitLimit
 
 #include <cuda.h>  // CUtensorMap
-
-#include <cstdint>
 
 namespace lesson11::detail {
 
@@ -21,14 +18,7 @@ int sm_count();
 /// failed launch reads).
 ptx::WaitLimit wait_limit();
 
-/// Stream-K's workspace, allocated once and kept: `slots` tiles of `slot_floats` FP32 sums, and
-/// `flags` flags, all zero when first allocated.
-struct StreamKWorkspace {
-  float* partials = nullptr;
-  std::uint32_t* flags = nullptr;
-  std::uint32_t epoch = 0;  ///< a value the flags have never held: this launch's
-};
-/// The workspace for a launch (grown when a launch needs more), with a new epoch.
-StreamKWorkspace stream_k_workspace(int slots, int slot_floats, int flags);
+/// What an expired wait reported (`where` is 0 until one did), for a note of the lab's own waits.
+const volatile ptx::WaitReport* expired_wait();
 
 }  // namespace lesson11::detail

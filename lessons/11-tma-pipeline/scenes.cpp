@@ -1,12 +1,11 @@
 /// \file scenes.cpp
 /// \brief Lesson 11's pictures (given code, in both libraries): tile orders from tile_at(), the
-/// persistent grid's blocks from work_unit(), the ring from the CPU model (ring_model.hpp) driven
-/// by the ring protocol of the library (yours in the exercise's), the swizzle from
+/// persistent grid's blocks from WholeTiles::unit(), the ring from the CPU model (ring_model.hpp)
+/// driven by the ring protocol of the library (yours in the exercise's), the swizzle from
 /// staging_offset().
 #include "lessons/11-tma-pipeline/figures.hpp"
 
 #include "lessons/11-tma-pipeline/staging_layout.hpp"
-#include "lessons/11-tma-pipeline/stream_k.hpp"
 #include "lessons/11-tma-pipeline/tma_pipeline.hpp"
 
 #include <algorithm>
@@ -138,14 +137,14 @@ course::svg::Scene tile_order_scene(int size, FigureOrder order, int wave) {
 course::svg::Scene persistent_scene(FigureOrder order, int wave) {
   constexpr int kSize = 4096;
   const int tm = kSize / kFigureBlockM, tn = kSize / kFigureBlockN, tiles = tm * tn;
-  const StreamKPlan plan = whole_tiles_plan(tiles, kSize / 64, kFigureSms);
+  const WholeTiles::Params plan = WholeTiles::plan(tm, tn, kSize / 64, kFigureSms, 16);
   // Who takes which tile: every block's work units, as the kernel walks them.
   std::vector<int> owner(tiles, -1), unit(tiles, -1);
   std::vector<int> now(plan.grid, -1);  // each block's tile in the wave shown
   int waves = 0;
   for (int b = 0; b < plan.grid; ++b) {
     for (int u = 0;; ++u) {
-      const WorkUnit w = work_unit(plan, b, u);
+      const WorkUnit w = WholeTiles::unit(plan, b, u);
       if (w.tile < 0) break;
       owner[w.tile] = b, unit[w.tile] = u;
       if (u == wave - 1) now[b] = w.tile;
@@ -165,7 +164,8 @@ course::svg::Scene persistent_scene(FigureOrder order, int wave) {
          "A persistent grid of " + to_string(plan.grid) + " blocks at 4096^3, " +
              order_name(order) + ": wave " + to_string(wave) + " of " + to_string(waves),
          {15, svg::Anchor::kStart, true});
-  s.text(12, 46, "each tile labelled with the block that computes it (work_unit, then tile_at);",
+  s.text(12, 46,
+         "each tile labelled with the block that computes it (WholeTiles::unit, then tile_at);",
          {13, svg::Anchor::kStart});
   s.text(12, 64,
          to_string(busy) + " blocks work in this wave" +
@@ -188,7 +188,7 @@ course::svg::Scene persistent_scene(FigureOrder order, int wave) {
   // Block 0's walk: its tiles, outlined and joined in the order it computes them.
   TileCoord prev{-1, -1};
   for (int u = 0;; ++u) {
-    const WorkUnit w = work_unit(plan, 0, u);
+    const WorkUnit w = WholeTiles::unit(plan, 0, u);
     if (w.tile < 0) break;
     const TileCoord c = tile_at(w.tile, tm, tn, order.order, order.group);
     s.rect(g.left(c.n) + 1, g.top(c.m) + 1, g.w - 2, g.h - 2, "none", svg::kVermillion, 2.5);

@@ -1,7 +1,7 @@
 // Lesson 11: where a bf16 value of an output tile sits in the shared-memory staging area that a TMA
 // store with the 128-byte swizzle reads. Given code, host and device: the epilogues write through
-// these functions, and the grader checks on the CPU that both ways of writing (st.shared and
-// stmatrix) put every value where the TMA store expects it.
+// these functions, and the grader checks on the CPU that stmatrix's lanes put every value where the
+// TMA store expects it.
 #pragma once
 
 #include "common/todo.hpp"  // COURSE_HD

@@ -6,8 +6,7 @@
 // so on another GPU.
 #pragma once
 
-#include "stream_k.hpp"
-#include "tile_order.hpp"
+#include "tile_source.hpp"
 
 #include "common/device.hpp"
 #include "common/gemm.hpp"
@@ -60,9 +59,8 @@ void staged_store_gemm(int M, int N, int K, float alpha, const bf16* A, const bf
                        bf16* C);
 /// The lesson's headline, rung 6: the ring with two wgmma consumers sharing 128 x 256 tiles, in
 /// bands of 16 tile rows: the epilogue streamed per warp through two 8 KiB staging boxes per
-/// consumer, written with
-/// stmatrix, so the ring keeps 4 stages; from registers when N % 8 != 0. Stream-K for the last wave
-/// (stream_k.hpp) is a variant of the lab: it measured slower.
+/// consumer, written with stmatrix, so the ring keeps 4 stages; 192 x 160 tiles where they fit
+/// the shape better (headline_tile_for); from registers when N % 8 != 0.
 void hopper_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                  bf16* C);
 /// The portable rung: the same ring with eight mma.sync consumer warps that read the swizzled
@@ -79,28 +77,6 @@ std::string hopper_support_error(const course::DeviceInfo& info);
 /// Empty when the GPU `info` describes can run the lesson at all (TMA: compute capability 9.0 or
 /// newer, where the portable rung runs), otherwise why not, in one line.
 std::string tma_support_error(const course::DeviceInfo& info);
-
-// What the launchers share, defined once per library: the table of rungs is built from these.
-namespace detail {
-/// Before a first launch: the GPU can run the kernel (`wgmma`: compute capability 9.0 and sm_90a
-/// code; else any GPU with TMA), and the ring's protocol is sound (calls-yours/pipeline_gemm.cpp).
-void require_ready(const char* kernel, bool wgmma, int stages, int consumer_warps, int block_m,
-                   int block_n);
-/// An entry of the table of rungs: rung `step` of the ladder, a wgmma rung (compute capability 9.0,
-/// sm_90a code) until the entry says otherwise (calls-yours/pipeline_gemm.cpp).
-Rung rung(int step, const char* name, const char* what, Bf16Launcher run);
-/// The table's entries of rungs 1 to 5, with what their kernels ask of an SM: defined with them, in
-/// calls-yours/pipeline_gemm_part2.cu.
-std::vector<Rung> rungs_1_to_5();
-/// The table's entries of the headline and of the portable rung, and of rungs 3 and 4's kernel:
-/// defined with them, in calls-yours/hopper_gemm.cu.
-Rung hopper_gemm_rung(Rung r);
-Rung portable_gemm_rung(Rung r);
-Rung registers_gemm_rung(Rung r);
-/// The table's entry of the headline's 192 x 160 kernel: what it asks of an SM (defined in
-/// calls-yours/hopper_gemm_192x160.cu).
-Rung gemm_192x160_rung(Rung r);
-}  // namespace detail
 
 /// Your functions of pipeline_exercises.cuh as the lesson's library compiled them, for the grader
 /// (which is compiled once and linked against the exercise or the solution library).

@@ -1,5 +1,6 @@
 // Lesson 11's problems for the GPU tests, shared by the grader (test_tma_pipeline.cpp) and the
-// lab's (lab/test_lab.cpp), and how they are run: kernel by kernel, up to the first failure.
+// lab's (lab/test_lab.cpp), and how they are run: kernel by kernel, up to the first failure. The
+// problems stream-K splits are the lab's own (lab/test_lab.cpp).
 #pragma once
 
 #include "catch_compat.hpp"
@@ -53,26 +54,6 @@ std::vector<course_test::EdgeCase> ragged_cases() {
       {{300, 520, 1000, 0.5f, 1.5f}, "beta != 0: C is read back in the epilogue"},
       {{1000, 1000, 1024, 1.0f, 0.0f}, "the sanitizer's ragged size"},
       {{2048, 2048, 4096, 1.0f, 0.0f}, "more tiles than SMs: several tiles per persistent block"},
-  };
-}
-
-// Problems whose tiles stream-K splits along K (the lab's stream-K variants), which every kernel
-// must get right as well.
-std::vector<course_test::EdgeCase> stream_k_cases() {
-  // On 132 SMs (an H100 SXM), with 128 x 256 tiles; other SM counts split them differently, and
-  // the variants that split whenever it helps at all ("stream-K always") split most of them.
-  return {
-      {{512, 4096, 4096, 1.0f, 0.0f}, "64 tiles on 128 blocks: every tile in two halves of K"},
-      {{2048, 2048, 8192, 1.0f, 0.0f}, "128 tiles, fewer than SMs, long K: split by 'always'"},
-      {{3712, 2048, 2048, 0.5f, 1.5f},
-       "232 tiles, 1.76 waves: all split in two, or ('partial wave only') the last 100 in up "
-       "to three pieces; beta applied once"},
-      {{4480, 1024, 192, 1.0f, 0.0f},
-       "140 tiles of 3 k-blocks, K small: split by 'always' into ranges of 3 or 4 k-blocks"},
-      {{512, 1024, 1024, 1.0f, 0.0f},
-       "16 tiles on 32 blocks, each in two halves of K; small enough to check every row"},
-      {{500, 1001, 1024, -1.0f, 0.5f},
-       "the same with the register epilogue (N odd) and beta != 0, every row checked"},
   };
 }
 

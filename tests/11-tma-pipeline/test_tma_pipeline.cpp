@@ -9,11 +9,12 @@
 //       the portable rung elsewhere) on the design's shape grid (K a multiple of 8), up to the
 //       first failure, problems ragged along one dimension at a time, both epilogues, K not a
 //       multiple of the 64-wide k-block, and the precondition messages.
-//       Given code that runs on the CPU is checked there too, before the kernels that use it: every
-//       tile order visits every tile of many grids exactly once, the stream-K schedule computes
-//       every k-block of every tile exactly once with even shares and at most three pieces a tile,
-//       and stmatrix's lanes address the rows the staging layout wants. (It is given code: a [cpu]
-//       test of it alone would pass for an untouched exercise, which must read "not started".)
+//       Given code that runs on the CPU is checked there too, before the kernels that use it: the
+//       bands visit every tile of many grids exactly once, stmatrix's lanes address the rows the
+//       staging layout wants, and the headline picks its tile for a shape as the chapter says.
+//       (It is given code: a [cpu] test of it alone would pass for an untouched exercise, which
+//       must read "not started".) The lab's plans and orders are checked by its own test
+//       (lab/test_lab.cpp).
 #include "cases.hpp"
 #include "catch_compat.hpp"
 #include "test_helpers.hpp"
@@ -21,8 +22,7 @@
 #include "causes.hpp"  // the lesson's rules in the table of causes
 #include "ring_model.hpp"
 #include "staging_layout.hpp"
-#include "stream_k.hpp"
-#include "tile_order.hpp"
+#include "tile_source.hpp"
 #include "tma_pipeline.hpp"
 
 #include "common/buffers.hpp"
@@ -31,7 +31,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <set>
 #include <sstream>
 #include <string>
@@ -322,11 +321,12 @@ TEST_CASE("the CPU model passes your ring and catches the classic protocol mista
 
 namespace {
 
-// "" when `order` visits each tile of a tiles_m x tiles_n grid exactly once, else the first fault.
-std::string tile_order_fault(lesson11::TileOrder order, int group, int tiles_m, int tiles_n) {
+// "" when the bands of `group` visit each tile of a tiles_m x tiles_n grid exactly once, else the
+// first fault.
+std::string tile_order_fault(int group, int tiles_m, int tiles_n) {
   std::vector<int> seen(static_cast<std::size_t>(tiles_m) * tiles_n, -1);
   for (int t = 0; t < tiles_m * tiles_n; ++t) {
-    const lesson11::TileCoord c = lesson11::tile_at(t, tiles_m, tiles_n, order, group);
+    const lesson11::TileCoord c = lesson11::grouped_tile(t, tiles_m, tiles_n, group);
     const std::string where = "tile number " + std::to_string(t) + " of a " +
                               std::to_string(tiles_m) + " x " + std::to_string(tiles_n) + " grid";
     if (c.m < 0 || c.m >= tiles_m || c.n < 0 || c.n >= tiles_n) {
@@ -342,140 +342,9 @@ std::string tile_order_fault(lesson11::TileOrder order, int group, int tiles_m, 
   return "";  // as many tiles as cells, none twice: every cell once
 }
 
-// "" when the plan computes every k-block of every tile exactly once, in units the kernel can run
-// (whole tiles first; a piece that does not start its tile is its block's first split unit, a
-// split tile's first piece its block's last unit, and its other pieces come from the blocks up to
-// last_contributor), with the split k-blocks shared within one k-block of evenly, whole tiles
-// equally, and at most `max_pieces` pieces a tile; else the first fault.
-std::string stream_k_fault(const lesson11::StreamKPlan& p, int blocks,
-                           int max_pieces = lesson11::kMaxPieces) {
-  using lesson11::WorkUnit;
-  const std::string plan = "the plan for " + std::to_string(p.tiles) + " tiles of " +
-                           std::to_string(p.k_blocks) + " k-blocks on " + std::to_string(blocks) +
-                           " blocks (grid " + std::to_string(p.grid) + ", " +
-                           std::to_string(p.dp_tiles) + " whole tiles): ";
-  if (p.grid < 1 || p.grid > blocks) return plan + "a grid of more blocks than are resident";
-  const std::size_t k = static_cast<std::size_t>(p.k_blocks);
-  std::vector<int> owner(static_cast<std::size_t>(p.tiles) * k, -1), pieces(p.tiles, 0);
-  long long least = -1, most = -1;
-  for (int b = 0; b < p.grid; ++b) {
-    long long split_work = 0;
-    const int whole = lesson11::whole_tiles_of(p, b);
-    if (p.sk_iters > 0 && whole != p.dp_tiles / p.grid) {
-      return plan + "block " + std::to_string(b) + " computes " + std::to_string(whole) +
-             " whole tiles, not its equal share";
-    }
-    for (int u = 0;; ++u) {
-      const WorkUnit w = lesson11::work_unit(p, b, u);
-      if (w.tile < 0) break;
-      const std::string unit = "unit " + std::to_string(u) + " of block " + std::to_string(b) +
-                               " (tile " + std::to_string(w.tile) + ", k-blocks " +
-                               std::to_string(w.k_begin) + ".." + std::to_string(w.k_end) + ")";
-      if (w.tile >= p.tiles || w.k_begin < 0 || w.k_begin >= w.k_end || w.k_end > p.k_blocks) {
-        return plan + unit + " is not a piece of a tile";
-      }
-      if (u < whole && (w.k_begin != 0 || w.k_end != p.k_blocks)) {
-        return plan + unit + " should be a whole tile";
-      }
-      if (lesson11::hands_over(w) && u != whole) {
-        return plan + unit + " starts inside its tile but is not the block's first split unit: " +
-               "the block would hand over two pieces into its one slot";
-      }
-      if (lesson11::finishes_split(p, w)) {
-        if (lesson11::work_unit(p, b, u + 1).tile >= 0) {
-          return plan + unit + " finishes a split tile but is not the block's last unit";
-        }
-      }
-      for (int kb = w.k_begin; kb < w.k_end; ++kb) {
-        int& o = owner[static_cast<std::size_t>(w.tile) * k + kb];
-        if (o >= 0) return plan + unit + " computes k-block " + std::to_string(kb) + " again";
-        o = b;
-      }
-      ++pieces[w.tile];
-      if (u >= whole) split_work += w.k_end - w.k_begin;
-    }
-    least = least < 0 ? split_work : std::min(least, split_work);
-    most = std::max(most, split_work);
-  }
-  for (std::size_t i = 0; i < owner.size(); ++i) {
-    if (owner[i] < 0) {
-      return plan + "k-block " + std::to_string(i % k) + " of tile " + std::to_string(i / k) +
-             " is never computed";
-    }
-  }
-  if (most - least > 1) {
-    return plan + "the blocks' shares of the split k-blocks range from " + std::to_string(least) +
-           " to " + std::to_string(most);
-  }
-  for (int t = 0; t < p.tiles; ++t) {
-    if (pieces[t] > max_pieces) {
-      return plan + "tile " + std::to_string(t) + " is cut into " + std::to_string(pieces[t]) +
-             " pieces";
-    }
-    if (pieces[t] == 1) continue;
-    // The finisher (k-block 0's block) adds the sums of the blocks after it, up to the owner of
-    // the tile's last k-block, and each of those holds a piece of it.
-    const std::size_t first = static_cast<std::size_t>(t) * k;
-    const int finisher = owner[first], last = lesson11::last_contributor(p, t);
-    if (owner[first + k - 1] != last || last - finisher + 1 != pieces[t]) {
-      return plan + "the pieces of tile " + std::to_string(t) + " are not those of blocks " +
-             std::to_string(finisher) + ".." + std::to_string(last);
-    }
-  }
-  return "";
-}
-
-// The stream-K schedule on many problems, and on the issue's shapes on 132 SMs, what it is for.
-void check_stream_k_schedules() {
-  for (int tiles = 1; tiles <= 300; tiles += tiles < 40 ? 1 : 7) {
-    for (int k_blocks : {1, 2, 3, 4, 5, 8, 16, 31, 64, 65, 128}) {
-      for (int blocks : {1, 2, 3, 5, 8, 66, 114, 132, 133}) {
-        for (int gain : {lesson11::kStreamKAlways, lesson11::kStreamKTail}) {
-          for (bool full_wave : {true, false}) {
-            const lesson11::StreamKPlan p =
-                lesson11::stream_k_plan(tiles, k_blocks, blocks, gain, full_wave);
-            // With a full wave split along, every range is at least a tile long: two pieces.
-            const int most = full_wave && tiles >= blocks ? 2 : lesson11::kMaxPieces;
-            const std::string fault = stream_k_fault(p, blocks, most);
-            INFO("least gain " << gain << (full_wave ? ", a full wave along: " : ": ") << fault);
-            REQUIRE(fault.empty());
-          }
-        }
-        const std::string fault =
-            stream_k_fault(lesson11::whole_tiles_plan(tiles, k_blocks, blocks), blocks);
-        INFO("whole tiles: " << fault);
-        REQUIRE(fault.empty());
-      }
-    }
-  }
-  struct Expected {
-    int tiles, k_blocks, split_tiles, busiest;
-  };
-  // 128 x 256 tiles on 132 SMs, the headline's schedule: (tiles, k-blocks) -> tiles split (the
-  // partial wave and the last full one), and the busiest block's k-blocks.
-  for (const Expected& e : {Expected{128, 32, 0, 32},         // 2048^3: nothing to gain
-                            Expected{512, 64, 248, 249},      // 4096^3: 2 whole + 120.2 each
-                            Expected{2048, 128, 200, 1986},   // 8192^3: 14 whole + 193.9
-                            Expected{8192, 256, 140, 15888},  // 16384^3: 61 whole + 271.5
-                            Expected{512, 63, 248, 245},      // 4000^3
-                            Expected{1792, 32, 208, 435},     // 8192 x 7168 x 2048
-                            Expected{128, 128, 0, 128},       // 512 x 8192 x 8192: 3 to gain
-                            Expected{64, 64, 64, 32}}) {      // 512 x 4096 x 4096: halves of K
-    const lesson11::StreamKPlan p =
-        lesson11::stream_k_plan(e.tiles, e.k_blocks, 132, lesson11::kStreamKTail);
-    const long long busiest = static_cast<long long>(p.dp_tiles / p.grid) * p.k_blocks +
-                              (p.sk_iters + p.grid - 1) / p.grid;
-    INFO(e.tiles << " tiles of " << e.k_blocks << " k-blocks on 132 SMs");
-    CHECK(p.tiles - p.dp_tiles == e.split_tiles);
-    CHECK(p.sk_iters == static_cast<long long>(e.split_tiles) * e.k_blocks);
-    CHECK(busiest == e.busiest);
-  }
-}
-
-// The given code on the CPU: the tile orders, the stream-K schedule and the stmatrix addresses of
-// the staging layout.
+// The given code on the CPU: the tile order, the stmatrix addresses of the staging layout and the
+// headline's choice of a tile.
 void check_given_orders_and_layouts() {
-  using lesson11::TileOrder;
   std::vector<std::pair<int, int>> grids;
   for (int m = 1; m <= 24; ++m) {
     for (int n = 1; n <= 24; ++n) grids.emplace_back(m, n);
@@ -485,22 +354,9 @@ void check_given_orders_and_layouts() {
   }
   for (const auto& [m, n] : grids) {
     for (int group : {1, 3, 8, 16}) {
-      const std::string fault = tile_order_fault(TileOrder::kGrouped, group, m, n);
+      const std::string fault = tile_order_fault(group, m, n);
       INFO("bands of " << group << ": " << fault);
       REQUIRE(fault.empty());
-    }
-    const std::string fault = tile_order_fault(TileOrder::kHilbert, 8, m, n);
-    INFO("Hilbert curve: " << fault);
-    REQUIRE(fault.empty());
-  }
-  check_stream_k_schedules();
-  // On a power-of-two square the curve never jumps: each tile is next to the one before.
-  for (int side : {2, 4, 8, 16, 32}) {
-    for (int t = 1; t < side * side; ++t) {
-      const lesson11::TileCoord a = lesson11::hilbert_tile(t - 1, side, side);
-      const lesson11::TileCoord b = lesson11::hilbert_tile(t, side, side);
-      INFO("Hilbert curve on " << side << " x " << side << ", tiles " << t - 1 << " and " << t);
-      REQUIRE(std::abs(a.m - b.m) + std::abs(a.n - b.n) == 1);
     }
   }
   // stmatrix: register k of lane l holds row l / 4 (+ 8 for k odd) and columns 2 (l % 4), + 1 of
@@ -554,10 +410,6 @@ TEST_CASE("every rung on the shape grid", "[gpu][task_2]") {
 
 TEST_CASE("every rung on problems ragged in one dimension at a time", "[gpu][task_2]") {
   check_until_first_failure(lesson11::rungs(), ragged_cases());
-}
-
-TEST_CASE("every rung on the problems stream-K splits along K", "[gpu][task_2]") {
-  check_until_first_failure(lesson11::rungs(), stream_k_cases());
 }
 
 TEST_CASE("the launchers check K, the sizes and alignment before launching", "[gpu][task_2]") {

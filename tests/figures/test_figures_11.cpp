@@ -1,12 +1,11 @@
 // Lesson 11's figures held to the functions they draw: every tile sits where tile_at puts it, once
-// in each order; every tile is computed by the one block work_unit gives it; the stage and parities
-// drawn at each step of the ring are the ring protocol's, and the barriers' phases those of the
-// model; every chunk of the swizzle sits where staging_offset puts it.
+// in each order; every tile is computed by the one block WholeTiles::unit gives it; the stage and
+// parities drawn at each step of the ring are the ring protocol's, and the barriers' phases those
+// of the model; every chunk of the swizzle sits where staging_offset puts it.
 #include "catch_compat.hpp"
 
 #include "lessons/11-tma-pipeline/figures.hpp"
 #include "lessons/11-tma-pipeline/staging_layout.hpp"
-#include "lessons/11-tma-pipeline/stream_k.hpp"
 #include "lessons/11-tma-pipeline/tma_pipeline.hpp"
 
 #include <algorithm>
@@ -90,14 +89,14 @@ TEST_CASE("11 tile order: every tile once, where tile_at puts it", "[cpu][figure
   }
 }
 
-TEST_CASE("11 persistent grid: each tile taken by the one block work_unit gives it",
+TEST_CASE("11 persistent grid: each tile taken by the one block WholeTiles::unit gives it",
           "[cpu][figures]") {
   const int tm = 4096 / kFigureBlockM, tn = 4096 / kFigureBlockN, tiles = tm * tn;
-  const StreamKPlan plan = whole_tiles_plan(tiles, 64, kFigureSms);
+  const WholeTiles::Params plan = WholeTiles::plan(tm, tn, 64, kFigureSms, 16);
   std::map<int, std::pair<int, int>> owner;  // tile -> (block, unit)
   for (int b = 0; b < plan.grid; ++b) {
-    for (int u = 0; work_unit(plan, b, u).tile >= 0; ++u) {
-      CHECK(owner.emplace(work_unit(plan, b, u).tile, std::make_pair(b, u)).second);
+    for (int u = 0; WholeTiles::unit(plan, b, u).tile >= 0; ++u) {
+      CHECK(owner.emplace(WholeTiles::unit(plan, b, u).tile, std::make_pair(b, u)).second);
     }
   }
   REQUIRE(static_cast<int>(owner.size()) == tiles);

@@ -32,10 +32,12 @@ def compile_errors(out, limit=20):
 
 def has_quick_grader(lesson):
     """True when a save of the lesson's exercise is graded by gradeNN_quick first: a lesson whose
-    configurations compile in parts (lessons/NN-slug/calls-yours/NAME_part2.cu, ...), the
-    lesson's tests needing part 1 only on any GPU (CMakeLists.txt builds it)."""
-    folder = ROOT / "lessons" / lesson.dir / "calls-yours"
-    return any(re.search(r"_part([2-9]|[1-9][0-9])\.cu$", p.name) for p in folder.glob("*.cu"))
+    configurations compile in parts (lessons/NN-slug/FOLDER/NAME_part2.cu, ...: in any folder of the
+    lesson but lab/), the lesson's tests needing part 1 only on any GPU (CMakeLists.txt builds
+    it)."""
+    folder = ROOT / "lessons" / lesson.dir
+    return any(re.search(r"_part([2-9]|[1-9][0-9])\.cu$", p.name) for p in folder.glob("*/*.cu")
+               if p.parent.name != "lab")
 
 
 def lesson_targets(lesson, solution=False, graders=True, programs=True, quick=False):

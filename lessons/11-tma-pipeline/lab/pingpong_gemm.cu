@@ -1,6 +1,7 @@
 // Lesson 11's lab: the ping-pong kernel (pingpong_gemm.cuh), built with the reference solution
 // (lab.hpp).
 #include "lab.hpp"
+#include "launch.cuh"
 #include "pingpong_gemm.cuh"
 
 namespace lesson11::lab {
@@ -9,20 +10,20 @@ namespace {
 
 //! [pingpong_configs]
 // 6 stages of 32 KiB + 4 staging boxes of 8 KiB = 224 KiB; without the staging boxes, 7 stages.
-using PingPong = PingPongConfig<6, true, true>;
-using PingPongDirect = PingPongConfig<7, false, false>;
+using PingPong = PingPongConfig<6, StreamedEpilogue<>>;
+using PingPongDirect = PingPongConfig<7, RegistersEpilogue>;
 //! [pingpong_configs]
 
 }  // namespace
 
-void pingpong_gemm(TileSchedule schedule, int M, int N, int K, float alpha, const bf16* A,
+void pingpong_gemm(Schedule schedule, int M, int N, int K, float alpha, const bf16* A,
                    const bf16* B, float beta, bf16* C) {
   if (N % 8 == 0) {
-    launch_ring<PingPong>("pingpong_gemm", &pingpong_gemm_kernel<PingPong>, schedule, M, N, K,
-                          alpha, A, B, beta, C);
+    launch<PingPong>("pingpong_gemm", &pingpong_gemm_kernel<PingPong>, schedule, M, N, K, alpha, A,
+                     B, beta, C);
   } else {
-    launch_ring<PingPongDirect>("pingpong_gemm", &pingpong_gemm_kernel<PingPongDirect>, schedule, M,
-                                N, K, alpha, A, B, beta, C);
+    launch<PingPongDirect>("pingpong_gemm", &pingpong_gemm_kernel<PingPongDirect>, schedule, M, N,
+                           K, alpha, A, B, beta, C);
   }
 }
 

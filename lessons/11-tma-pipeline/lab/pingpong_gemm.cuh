@@ -4,18 +4,21 @@
 // cores do not stop for epilogues. The producer loads the tiles' k-blocks in the order the
 // consumers take them, which is simply the block's tiles one after the other.
 //
-// A kernel of the lab (lab.hpp): its own consumer loop around the ring of ring_gemm.cuh (init_ring,
-// produce, consume), built with the reference solution's pipeline_exercises.cuh.
+// A kernel of the lab (lab.hpp): its own consumer loop around the ring of mainloop.cuh (ring_init,
+// produce, issue, drain), built with the reference solution's pipeline_exercises.cuh.
 #pragma once
 
+#include "epilogue.cuh"
 #include "hopper_ptx.cuh"
+#include "lab_ptx.cuh"
+#include "mainloop.cuh"
 #include "pipeline_exercises.cuh"
+#include "policies.cuh"
 #include "ring_gemm.cuh"
-#include "tile_order.hpp"
 
 #include <cuda.h>
 
-namespace lesson11 {
+namespace lesson11::lab {
 
 //! [pingpong_config]
 /// The ping-pong kernel's consumers: two wgmma warpgroups, each owning whole 128 x 128 tiles (two
@@ -34,25 +37,32 @@ struct PingPongConsumer : WgmmaConsumer<128, 256> {
   __device__ static void k_block(Accum& acc, std::uint32_t a, std::uint32_t b, int, int) {
     mma_k_block(acc, a, b);  // the whole tile: no offset into A
   }
-  __device__ static void store_registers(const Accum& acc, const GemmParams& p, int row0, int col0,
-                                         int cwarp, int lane) {
-    store_tile_registers(acc, p, row0, col0, cwarp % 4, lane);
+  // Each consumer's results start at the tile's first row.
+  __device__ static int first_row(int) {
+    return 0;
+  }
+  static constexpr int kFragments = kParts, kFragmentN = 128;
+  __device__ static const ptx::WgmmaAccum<128>& fragment(const Accum& acc, int i) {
+    return acc.part[i];
+  }
+  __device__ static int fragment_row(int i, int) {
+    return 64 * i;
   }
 };
 
-/// The ring and the epilogue of the ping-pong kernel: a stage holds one tile's k-block (32 KiB), so
-/// the ring has room for more stages.
-/// \tparam STAGES shared-memory stages in the ring
-/// \tparam TMA_STORE epilogue streamed through two staging boxes per consumer and TMA stores (needs
-///         N % 8 == 0); else from registers
-/// \tparam STMATRIX the staging boxes written with stmatrix (else st.shared)
-template <int STAGES, bool TMA_STORE, bool STMATRIX>
-struct PingPongConfig
-    : RingConfig<PingPongConsumer, STAGES, TMA_STORE ? Epilogue::kStreamed : Epilogue::kRegisters,
-                 STMATRIX> {
-  // Each k-block is read by one consumer warpgroup: its four warps release the stage.
+/// The ring of the ping-pong kernel: a stage holds one tile's k-block (32 KiB), so the ring has
+/// room for more stages; each k-block is read by one consumer warpgroup, whose four warps release
+/// the stage.
+template <int STAGES>
+struct PingPongMainloop : Mainloop<PingPongConsumer, STAGES> {
   static constexpr int kReleasingWarps = 4;
 };
+
+/// The ping-pong kernel's configurations: STAGES stages; the epilogue streamed through two staging
+/// boxes per consumer and TMA stores (needs N % 8 == 0) or from registers; whole tiles, round
+/// robin, in a run-time order.
+template <int STAGES, class EPILOGUE>
+using PingPongConfig = RingConfig<PingPongMainloop<STAGES>, EPILOGUE, StreamKTiles<false>>;
 //! [pingpong_config]
 
 //! [turns]
@@ -81,52 +91,60 @@ template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     pingpong_gemm_kernel(const __grid_constant__ CUtensorMap map_a,
                          const __grid_constant__ CUtensorMap map_b,
-                         const __grid_constant__ CUtensorMap map_c, GemmParams p) {
+                         const __grid_constant__ CUtensorMap map_c, const typename Cfg::Params p) {
+  using ML = typename Cfg::Mainloop;
+  using Source = typename Cfg::TileSource;
+  using Epilogue = typename Cfg::Epilogue;
   constexpr int BM = Cfg::kBlockM, BN = Cfg::kBlockN;
   extern __shared__ unsigned char smem_raw[];
   auto& st = ring_storage<typename Cfg::Storage>(smem_raw);
 
-  const int k_blocks = p.sk.k_blocks;
-  auto tile_of = [&](int t) { return tile_at(t, p.tiles_m, p.tiles_n, p.order, p.group); };
+  const int k_blocks = p.tiles.sk.k_blocks;
   // The block's tiles, numbered i = 0, 1, 2, ...: its work units (whole tiles, round robin).
-  auto has_tile = [&](int i) { return work_unit(p.sk, blockIdx.x, i).tile >= 0; };
+  auto has_tile = [&](int i) { return Source::unit(p.tiles, blockIdx.x, i).tile >= 0; };
 
-  init_ring<1>(st, Cfg::kStages, p.empty_arrivals);
+  ring_init<ML>(st.barriers, p.mainloop);
 
-  if (threadIdx.x < Cfg::kProducerThreads) {
+  if (threadIdx.x < Cfg::Consumer::kProducerThreads) {
     //! [pingpong_producer]
     // The producer: the block's tiles in order, each one's k-blocks in order, whichever consumer
     // will take it.
-    ptx::setmaxnreg_dec<Cfg::kProducerRegs>();
-    if (threadIdx.x == 0) produce<Cfg>(st, &map_a, &map_b, p, blockIdx.x, 0, tile_of);
+    ML::producer_starts();
+    if (threadIdx.x == 0) {
+      ptx::prefetch_tensor_map(&map_a);
+      ptx::prefetch_tensor_map(&map_b);
+      int it = 0;
+      for (int u = 0;; ++u) {
+        const WorkUnit w = Source::unit(p.tiles, blockIdx.x, u);
+        if (w.tile < 0) break;
+        produce<ML>(st.stages, st.barriers, &map_a, &map_b, p.mainloop,
+                    Source::tile(p.tiles, w.tile), w.k_begin, w.k_end, it, 0);
+      }
+    }
     //! [pingpong_producer]
   } else {
     //! [pingpong_consumer]
-    ptx::setmaxnreg_inc<Cfg::kConsumerRegs>();
+    ML::consumer_starts();
     const int cwarp = threadIdx.x / 32 - 4, lane = threadIdx.x % 32;
-    const int consumer = cwarp / 4, warp = cwarp % 4;
-    SliceRound round;
+    const int consumer = cwarp / 4;
+    typename Epilogue::State state;
     // Consumer c takes the block's tiles c, c + 2, c + 4, ...
     for (int i = consumer; has_tile(i); i += 2) {
-      const TileCoord tile = tile_of(work_unit(p.sk, blockIdx.x, i).tile);
+      const TileCoord tile = Source::tile(p.tiles, Source::unit(p.tiles, blockIdx.x, i).tile);
       typename Cfg::Consumer::Accum acc;
       int it = i * k_blocks;  // the ring's count of tile i's first k-block
       if (i > 0) wait_for_turn(consumer);
-      consume<Cfg>(st, acc, it, k_blocks, cwarp, lane, 0, p.limit, [&] {
-        if (has_tile(i + 1)) pass_turn(consumer);  // the other consumer's next tile may start
-      });
+      const int last =
+          issue<ML>(st.stages, st.barriers, acc, it, k_blocks, cwarp, lane, 0, p.mainloop.limit);
+      if (has_tile(i + 1)) pass_turn(consumer);  // the other consumer's next tile may start
+      drain<ML>(st.barriers, last, lane, 0);
       // The epilogue runs while the other consumer's K loop keeps the tensor cores busy.
-      const int row0 = tile.m * BM, col0 = tile.n * BN;
-      if constexpr (Cfg::kTmaStore) {
-        store_tile_streamed<Cfg::kStmatrix, Cfg::kStoreCols>(
-            acc, p, &map_c, &st.staging.box[2 * consumer], row0, col0, warp, lane, round);
-      } else {
-        store_tile_registers(acc, p, row0, col0, warp, lane);
-      }
+      Epilogue::template store<typename Cfg::Consumer>(st.staging, state, acc, p.problem, &map_c,
+                                                       tile.m * BM, tile.n * BN, cwarp, lane);
     }
-    if (Cfg::kTmaStore && lane == 0) ptx::tma_store_wait_all();
+    Epilogue::finish(lane);
     //! [pingpong_consumer]
   }
 }
 
-}  // namespace lesson11
+}  // namespace lesson11::lab

@@ -1,7 +1,10 @@
-// Lesson 11's lab: rung 5's configuration of the ring (calls-yours/ring_gemm.cuh) in other forms,
-// and the table of every variant of the lab, built with the reference solution (lab.hpp).
+// Lesson 11's lab: rung 5's configuration of the ring (gemm/ring_gemm.cuh) in other forms, and the
+// table of every variant of the lab, built with the reference solution (lab.hpp).
 #include "lab.hpp"
+#include "launch.cuh"
+#include "policies.cuh"
 #include "ring_gemm.cuh"
+#include "stream_k.hpp"
 
 #include <vector>
 
@@ -11,18 +14,19 @@ namespace {
 
 //! [lab_specialized_configs]
 // Rung 5's configurations (and its register epilogue's), as types of the lab's own.
-struct LabSpecialized : RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kRegisters> {};
-struct LabStagedStore : RingConfig<WgmmaConsumer<128, 256>, 3, Epilogue::kStagedTile> {};
+using Deep = Mainloop<WgmmaConsumer<128, 256>, 4>;
+using Shallow = Mainloop<WgmmaConsumer<128, 256>, 3>;
+struct LabSpecialized : RingConfig<Deep, RegistersEpilogue, StreamKTiles<false>> {};
+struct LabStagedStore : RingConfig<Shallow, StagedTileEpilogue, StreamKTiles<false>> {};
 // Rung 5 on clusters of two tiles adjacent along M, which share B by TMA multicast.
-using Clustered = RingConfig<WgmmaConsumer<128, 256>, 3, Epilogue::kStagedTile, true, 2, 1>;
-using ClusteredDirect = RingConfig<WgmmaConsumer<128, 256>, 4, Epilogue::kRegisters, true, 2, 1>;
+struct Clustered : RingConfig<Multicast<Shallow, 2, 1>, StagedTileEpilogue, StreamKTiles<false>> {};
+struct ClusteredDirect : RingConfig<Multicast<Deep, 2, 1>, RegistersEpilogue, StreamKTiles<false>> {
+};
 // The same, waiting with test_wait in a loop (never suspended) instead of try_wait.
-struct ClusteredPoll : Clustered {
-  static constexpr ptx::Wait kWait = ptx::Wait::kPoll;
-};
-struct ClusteredPollDirect : ClusteredDirect {
-  static constexpr ptx::Wait kWait = ptx::Wait::kPoll;
-};
+struct ClusteredPoll
+    : RingConfig<Polling<Multicast<Shallow, 2, 1>>, StagedTileEpilogue, StreamKTiles<false>> {};
+struct ClusteredPollDirect
+    : RingConfig<Polling<Multicast<Deep, 2, 1>>, RegistersEpilogue, StreamKTiles<false>> {};
 //! [lab_specialized_configs]
 
 // A variant of the sweep: a launcher that takes a schedule, with the schedule given.
@@ -30,7 +34,7 @@ template <ScheduledLauncher kLauncher, TileOrder kOrder, int kGroup = 8, int kSt
           bool kFullWave = true>
 void scheduled(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                bf16* C) {
-  kLauncher(TileSchedule{kOrder, kGroup, kStreamK, kFullWave}, M, N, K, alpha, A, B, beta, C);
+  kLauncher(Schedule{kOrder, kGroup, kStreamK, kFullWave}, M, N, K, alpha, A, B, beta, C);
 }
 
 // An entry of the table of variants. Code compiled for sm_90a runs on compute capability 9.0
@@ -49,30 +53,30 @@ Rung variant(const char* name, const char* what, Bf16Launcher run) {
 
 }  // namespace
 
-void staged_store_gemm(TileSchedule schedule, int M, int N, int K, float alpha, const bf16* A,
+void staged_store_gemm(Schedule schedule, int M, int N, int K, float alpha, const bf16* A,
                        const bf16* B, float beta, bf16* C) {
-  launch_ring_for_n<LabStagedStore, LabSpecialized>("lab staged_store_gemm", schedule, M, N, K,
-                                                    alpha, A, B, beta, C);
+  launch_for_n<LabStagedStore, LabSpecialized>("lab staged_store_gemm", schedule, M, N, K, alpha, A,
+                                               B, beta, C);
 }
 
 void staged_store_one_tile_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B,
                                 float beta, bf16* C) {
-  TileSchedule one_tile_per_block;
+  Schedule one_tile_per_block;
   one_tile_per_block.persistent = false;
-  launch_ring_for_n<LabStagedStore, LabSpecialized>("staged_store_one_tile", one_tile_per_block, M,
-                                                    N, K, alpha, A, B, beta, C);
+  launch_for_n<LabStagedStore, LabSpecialized>("staged_store_one_tile", one_tile_per_block, M, N, K,
+                                               alpha, A, B, beta, C);
 }
 
 void clustered_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                     bf16* C) {
-  launch_ring_for_n<Clustered, ClusteredDirect>("clustered_gemm", TileSchedule{}, M, N, K, alpha, A,
-                                                B, beta, C);
+  launch_for_n<Clustered, ClusteredDirect>("clustered_gemm", Schedule{}, M, N, K, alpha, A, B, beta,
+                                           C);
 }
 
 void clustered_poll_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                          bf16* C) {
-  launch_ring_for_n<ClusteredPoll, ClusteredPollDirect>("clustered_poll", TileSchedule{}, M, N, K,
-                                                        alpha, A, B, beta, C);
+  launch_for_n<ClusteredPoll, ClusteredPollDirect>("clustered_poll", Schedule{}, M, N, K, alpha, A,
+                                                   B, beta, C);
 }
 
 //! [variants]

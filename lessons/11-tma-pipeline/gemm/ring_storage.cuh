@@ -1,6 +1,6 @@
-// Lesson 11: the shared memory of the warp-specialized kernels (calls-yours/ring_gemm.cuh, and the
-// lab's lab/pingpong_gemm.cuh), laid out as one struct: the ring's stages of A and B,
-// the staging boxes of the epilogue, and each stage's two barriers. The kernel takes its addresses
+// Lesson 11: the shared memory of the warp-specialized kernels (ring_gemm.cuh, and the lab's
+// ping-pong kernel), laid out as one struct of the parts each policy owns: the mainloop's stages of
+// A and B, the epilogue's staging boxes, the mainloop's barriers. The kernel takes its addresses
 // from the struct and the launch asks for its size, so the two cannot disagree. Given code.
 #pragma once
 
@@ -26,17 +26,16 @@ template <>
 struct StagingBoxes<0> {};
 
 //! [ring_storage]
-/// The shared memory of a warp-specialized kernel: the ring's stages of A and B (each tile
-/// 1024-byte aligned for the swizzle, K-major rows of 64 bf16), the staging boxes, and each
-/// stage's two barriers. The launch asks for sizeof(RingStorage) plus 1024 bytes of slack, to
-/// align the start.
-template <int BM, int BN, int STAGES, int STAGING_BOXES>
+/// The shared memory of a warp-specialized kernel: the mainloop's stages (its tiles of A and B),
+/// the epilogue's staging boxes, then the mainloop's barriers. The 1024-byte aligned tiles and
+/// boxes come first, back to back; the barriers' 16 bytes a stage after them share one last
+/// 1024-byte block. The launch asks for sizeof(RingStorage) plus 1024 bytes of slack, to align
+/// the start.
+template <class Mainloop, class Staging>
 struct RingStorage {
-  alignas(1024) __nv_bfloat16 a[STAGES][BM * 64];
-  alignas(1024) __nv_bfloat16 b[STAGES][BN * 64];
-  StagingBoxes<STAGING_BOXES> staging;
-  std::uint64_t full[STAGES];   // the producer's expect_tx arrival, then TMA's bytes
-  std::uint64_t empty[STAGES];  // every consumer warp that read the stage
+  typename Mainloop::Stages stages;
+  Staging staging;
+  typename Mainloop::Barriers barriers;
 };
 //! [ring_storage]
 
@@ -51,7 +50,7 @@ constexpr int dynamic_smem_bytes() {
 constexpr int kMaxDynamicSmem = 232448;
 
 /// The 1024-byte aligned start of the dynamic shared memory, where a kernel's storage struct (a
-/// RingStorage, or rung 1's TmaWgmmaConfig::Storage) begins.
+/// RingStorage, or rungs 1 and 2's TmaWgmmaConfig::Storage) begins.
 template <class Storage>
 __device__ inline Storage& ring_storage(unsigned char* smem_raw) {
   return *reinterpret_cast<Storage*>((reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) &

@@ -1,6 +1,6 @@
-// Lesson 11: stream-K, the schedule that splits the last wave's tiles along K so that every
-// persistent block has the same amount of work. Given code, host and device: the kernel asks it for
-// each block's work, the launcher for the grid, and the grader checks on the CPU that every k-block
+// Lesson 11's lab: stream-K, the schedule that splits the last wave's tiles along K so that every
+// persistent block has the same amount of work. Host and device: the lab's kernels ask it for each
+// block's work, its launcher for the grid, and the lab's test checks on the CPU that every k-block
 // of every tile is computed exactly once, that the blocks' shares are even and that no tile is cut
 // into more than three pieces.
 //
@@ -13,9 +13,11 @@
 // tile) and the piece that starts it adds them before its epilogue.
 #pragma once
 
+#include "../tile_source.hpp"  // WorkUnit
+
 #include "common/todo.hpp"  // COURSE_HD
 
-namespace lesson11 {
+namespace lesson11::lab {
 
 //! [stream_k_plan]
 /// How a persistent grid of `grid` blocks (or clusters) shares out `tiles` output tiles of
@@ -32,20 +34,13 @@ struct StreamKPlan {
 };
 //! [stream_k_plan]
 
-/// One piece of a block's work: k-blocks k_begin .. k_end - 1 of tile `tile` (a tile number of
-/// the order the kernel walks); tile < 0: the block has no more work.
-struct WorkUnit {
-  int tile = -1;
-  int k_begin = 0, k_end = 0;
-};
-
 /// The most pieces a tile is cut into: the plan keeps every block's range at least half a tile
 /// long (at least a whole tile, and two pieces, when a full wave is split along). The finisher's
 /// loop over the other pieces is unrolled to this bound (a loop with a barrier inside and a
 /// run-time trip count costs the K loop its uniform registers).
 constexpr int kMaxPieces = 3;
 
-/// TileSchedule::stream_k for the headline: split the last wave when that shortens the busiest
+/// Schedule::stream_k for the headline's kernel: split the last wave when that shortens the busiest
 /// block by at least 4 k-blocks. A split tile costs its pieces about that much: the pieces that do
 /// not start it store 128 KiB of FP32 sums, the one that starts it reads them back.
 constexpr int kStreamKTail = 4;
@@ -155,4 +150,4 @@ COURSE_HD inline int last_contributor(const StreamKPlan& p, int tile) {
   return stream_k_owner(p, static_cast<long long>(tile - p.dp_tiles + 1) * p.k_blocks - 1);
 }
 
-}  // namespace lesson11
+}  // namespace lesson11::lab
