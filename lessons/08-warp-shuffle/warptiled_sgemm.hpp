@@ -99,7 +99,7 @@ struct ThreadPlace {
 /// Example: bm = bn = 128, wm = 32, wn = 64, 2 x 2 sub-tile steps, 4 x 4 thread tiles (2 warp
 /// tiles across, 8 lanes across): thread 77 is warp 2, lane 13, at warp (1, 0), lane (1, 5).
 /// Yours is `inline` (the kernel's translation units each compile it); this is it compiled once
-/// for the CPU, the one the grader calls (calls-yours/warptiled_sgemm_part1.cu).
+/// for the CPU, the one the grader calls (calls-yours/on_host.cu).
 ThreadPlace thread_place_on_host(const WarpTileShape& s, int tid);
 
 /// Given: the row, within the block tile, of the thread's result row `i` (0 .. wm_iter * tm - 1):
@@ -140,28 +140,28 @@ void warptiled_sgemm(int M, int N, int K, float alpha, const float* A, const flo
 
 //! [configs]
 /// The lesson's configurations: the one list of them, which the table (warptiled_configs()) and
-/// the files that compile the kernels (calls-yours/warptiled_sgemm_part*.cu) both expand. One
-/// line a configuration: X(part, BM, BN, BK, WM, WN, WM_ITER, WN_ITER, TM, TN, MIN_BLOCKS), where
-/// `part` is the file that compiles it. Part 1 holds what the lesson's tests need on any GPU, the
-/// two configurations tuned_warptiled_sgemm chooses from: a save grades with part 1 alone (make
-/// grade-8, make watch), and everything once that passes on a GPU (and in make grade, make test).
+/// the build (lesson.toml's [configs]: a file a line) both expand. One line a configuration:
+/// X(tag, BM, BN, BK, WM, WN, WM_ITER, WN_ITER, TM, TN, MIN_BLOCKS). The tag `quick` marks what
+/// the lesson's tests need on any GPU, the two configurations tuned_warptiled_sgemm chooses from: a
+/// save grades with those alone (make grade-8, make watch), and with every line once that passes on
+/// a GPU (and in make grade, make test).
 #define LESSON08_CONFIGS(X)                                                                  \
   /* [0] the H100 choice for large problems: 128 x 256 block tiles, 8 warps of 64 x 64, each \
      lane 16 x 8 results as 4 x 2 steps of 4 x 4; one block (8 warps) per SM. */             \
-  X(1, 128, 256, 8, 64, 64, 4, 2, 4, 4, 1)                                                   \
+  X(quick, 128, 256, 8, 64, 64, 4, 2, 4, 4, 1)                                               \
   /* [1] the fallback for small problems: 64 x 64 tiles, 4 warps, 8 x 4 results per lane. */ \
-  X(1, 64, 64, 8, 32, 32, 2, 1, 4, 4, 4)                                                     \
+  X(quick, 64, 64, 8, 32, 32, 2, 1, 4, 4, 4)                                                 \
   /* The alternatives the chapter's tuning table compares. */                                \
-  X(2, 128, 128, 8, 32, 64, 2, 2, 4, 4, 2)                                                   \
-  X(2, 64, 128, 8, 32, 64, 2, 2, 4, 4, 4)                                                    \
-  X(2, 256, 128, 8, 64, 64, 2, 4, 4, 4, 1)                                                   \
-  X(2, 128, 256, 16, 64, 64, 4, 2, 4, 4, 1)                                                  \
-  X(2, 128, 128, 16, 64, 64, 1, 4, 8, 4, 2)
+  X(full, 128, 128, 8, 32, 64, 2, 2, 4, 4, 2)                                                \
+  X(full, 64, 128, 8, 32, 64, 2, 2, 4, 4, 4)                                                 \
+  X(full, 256, 128, 8, 64, 64, 2, 4, 4, 4, 1)                                                \
+  X(full, 128, 256, 16, 64, 64, 4, 2, 4, 4, 1)                                               \
+  X(full, 128, 128, 16, 64, 64, 1, 4, 8, 4, 2)
 //! [configs]
 
 /// The tiling of each configuration of LESSON08_CONFIGS, compiled or not (plain data).
 inline std::vector<WarpTileShape> warptiled_shapes() {
-#define LESSON08_SHAPE(part, BM, BN, BK, WM, WN, WM_ITER, WN_ITER, TM, TN, MIN_BLOCKS) \
+#define LESSON08_SHAPE(tag, BM, BN, BK, WM, WN, WM_ITER, WN_ITER, TM, TN, MIN_BLOCKS) \
   WarpTileShape{BM, BN, BK, WM, WN, WM_ITER, WN_ITER, TM, TN},
   return {LESSON08_CONFIGS(LESSON08_SHAPE)};
 #undef LESSON08_SHAPE
@@ -176,11 +176,11 @@ struct WarpTiledConfig : course::Variant<course::Fp32> {
   WarpTileShape shape;  ///< its tiling
 };
 
-/// Every configuration the lesson compiles, in the order of LESSON08_CONFIGS. `[0]` is the one
+/// Every configuration this library compiles, in the order of LESSON08_CONFIGS. `[0]` is the one
 /// tuned for the H100 at large sizes (the headline's usual choice), `[1]` the one
 /// tuned_warptiled_sgemm falls back to when a grid of `[0]`'s tiles would leave SMs idle; the
-/// others are the alternatives the chapter compares. A save's grader (COURSE_QUICK) compiles part
-/// 1 only: then these two are all.
+/// others are the alternatives the chapter compares. A save's grader compiles the quick lines
+/// only: then these two are all.
 const std::vector<WarpTiledConfig>& warptiled_configs();
 
 /// The index in warptiled_configs() that tuned_warptiled_sgemm runs for an M x N output on a GPU

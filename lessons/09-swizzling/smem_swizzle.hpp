@@ -20,7 +20,7 @@ namespace lesson09 {
 /// index, 2 * 32 + 3 == 67.
 /// \pre 0 <= row, 0 <= col < row_length, 0 <= pad
 /// Yours is `inline` (each file that compiles a kernel has its copy); padded_index_on_host is it
-/// compiled once for the CPU, the copy the grader calls (calls-yours/swizzled_sgemm_part1.cu).
+/// compiled once for the CPU, the copy the grader calls (calls-yours/on_host.cu).
 COURSE_HD inline int padded_index(int row, int col, int row_length, int pad);
 int padded_index_on_host(int row, int col, int row_length, int pad);
 
@@ -63,7 +63,7 @@ using Swizzle64B = Swizzle<2, 4, 3>;
 using Swizzle128B = Swizzle<3, 4, 3>;
 
 // operator() is defined in swizzle_parts.cuh (yours); the three modes are compiled for the grader,
-// which calls them on the CPU, by calls-yours/swizzled_sgemm_part1.cu.
+// which calls them on the CPU, by calls-yours/on_host.cu.
 
 /// **Exercise (task 4).** The float index, within one stage of the kernel's A tile, of the element
 /// at (k, m) (row m of A, column k: the tile holds BK values of k for BM rows of A) in the

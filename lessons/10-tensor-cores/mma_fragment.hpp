@@ -45,7 +45,7 @@ constexpr int kCFragment = 4;  ///< fp32 elements of C per lane (4 registers)
 
 /// The three mappings are yours (mma_sync_parts.cuh), `inline`: each file that compiles a kernel
 /// has its copy. NAME_on_host is yours compiled once for the CPU, the copy the grader and the
-/// lesson's program call (calls-yours/mma_sync_gemm_part1.cu).
+/// lesson's program call (calls-yours/on_host.cu).
 ///
 /// **Exercise.** Element a_i of lane `lane` in the 16 x 16 A matrix (row-major, `.row`):
 /// - row: group for a0, a1, a4, a5; group + 8 for a2, a3, a6, a7;

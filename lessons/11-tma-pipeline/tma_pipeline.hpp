@@ -36,27 +36,10 @@ using Bf16Launcher = course::GemmLauncher<course::Bf16>;
 using Rung = course::Variant<course::Bf16>;
 
 /// The ladder of the chapter, in order: rungs 1 to 6 (wgmma, compute capability 9.0; rung 6,
-/// hopper_gemm, the headline), then the portable rung (any GPU with TMA).
+/// hopper_gemm, the headline), then the portable rung (any GPU with TMA); rungs 1 to 5 are
+/// launched through it alone (gemm/rungs.cu). A save's grader has rungs 6 and 7 alone.
 const std::vector<Rung>& rungs();
 
-/// Rung 1: TMA + wgmma, 64 x 128 tiles, one stage: load, wait, multiply, repeat.
-void tma_wgmma_1stage_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B,
-                           float beta, bf16* C);
-/// Rung 2: the same with 4 stages: TMA runs up to 4 k-blocks ahead of the math.
-void tma_wgmma_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
-                    bf16* C);
-/// Rung 3: a producer warpgroup and two consumer warpgroups (128 x 256 tiles), a ring of 4
-/// stages with full and empty barriers, setmaxnreg; one tile per block.
-void specialized_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
-                      bf16* C);
-/// Rung 4: rung 3 on a persistent grid (one block per SM) walking the tiles in bands of 8 tile
-/// rows, 4 stages; epilogue from registers.
-void persistent_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
-                     bf16* C);
-/// Rung 5: rung 4 with the epilogue through shared memory and a TMA store (3 stages, to make room
-/// for the whole 64 KiB staging tile) when N % 8 == 0, and from registers otherwise.
-void staged_store_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
-                       bf16* C);
 /// The lesson's headline, rung 6: the ring with two wgmma consumers sharing 128 x 256 tiles, in
 /// bands of 16 tile rows: the epilogue streamed per warp through two 8 KiB staging boxes per
 /// consumer, written with stmatrix, so the ring keeps 4 stages; 192 x 160 tiles where they fit

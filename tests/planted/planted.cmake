@@ -59,6 +59,10 @@ function(course_plant lesson name old new)
     endif()
   endforeach()
   list(APPEND srcs ${course_calls_yours_${lesson}})
+  if(course_lesson_${lesson}_configs)
+    course_config_sources(${lesson} ${dir} planted_${name} OFF config_srcs)
+    list(APPEND srcs ${config_srcs})
+  endif()
   if(TARGET lesson${lesson}_given)
     list(APPEND srcs $<TARGET_OBJECTS:lesson${lesson}_given>)
   endif()
@@ -75,7 +79,8 @@ function(course_plant lesson name old new)
   add_library(${lib} STATIC EXCLUDE_FROM_ALL ${srcs})
   target_compile_definitions(${lib} PRIVATE COURSE_LESSON_ID="${lesson}"
                                             COURSE_LESSON_MIN_CC=${cc_digits})
-  target_include_directories(${lib} PRIVATE ${out} ${CMAKE_SOURCE_DIR}/lessons/${dir})
+  target_include_directories(${lib} PRIVATE ${out} ${CMAKE_BINARY_DIR}/generated/${lesson}/planted_${name}
+                                             ${CMAKE_SOURCE_DIR}/lessons/${dir})
   target_link_libraries(${lib} PUBLIC course_common ${earlier})
   # A mistake may leave a variable or a parameter unused: its warning must not stop a build with
   # COURSE_WERROR.

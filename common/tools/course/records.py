@@ -35,6 +35,7 @@ GEMM_RAGGED = ["--m", "257", "--n", "255", "--k", "300", "--check-only"]
 # key: (what it must be, required), from the schema's typed fields (schema.py).
 TOP_KEYS = schema.keys(schema.Record)
 MEASURE_KEYS = schema.keys(schema.Measure)
+CONFIGS_KEYS = schema.keys(schema.Configs)
 METRIC_KEYS = schema.keys(schema.Metric)
 TASK_KEYS = schema.keys(schema.Task)
 TRACK_KEYS = schema.keys(schema.Track)
@@ -165,6 +166,7 @@ class Lesson:
         self.bench = list(record.measure.bench)
         self.sweep = record.measure.sweep
         self.profile = list(record.measure.profile)
+        self.configs = record.configs
         self.metrics = [(m.name, m.shows) for m in record.metric]
         self.tasks = [Task(i, t.title, t.tag, t.regions) for i, t in enumerate(record.task, 1)]
 
@@ -289,6 +291,17 @@ def record_problems(num, slug, record, where):
     problems = _check_keys(record, TOP_KEYS, where)
     if _is(record.get("measure"), TABLE):
         problems += _check_keys(record["measure"], MEASURE_KEYS, f"{where} [measure]")
+    if _is(record.get("configs"), TABLE):
+        configs = record["configs"]
+        problems += _check_keys(configs, CONFIGS_KEYS, f"{where} [configs]")
+        if set(configs) != set(CONFIGS_KEYS):
+            problems.append(f"{where} [configs]: it names all of {', '.join(CONFIGS_KEYS)} or is "
+                            f"left out")
+        folder = ROOT / "lessons" / f"{num}-{slug}"
+        for key in ("header", "kernel"):
+            if _is(configs.get(key), STR) and not (folder / configs[key]).is_file():
+                problems.append(f"{where} [configs]: {key} {configs[key]!r} is not a file of "
+                                f"lessons/{num}-{slug}/")
     for i, m in enumerate(record.get("metric", []) if _is(record.get("metric"), TABLES) else [], 1):
         problems += _check_keys(m, METRIC_KEYS, f"{where} [[metric]] {i}")
     tasks = record.get("task", []) if _is(record.get("task"), TABLES) else []
@@ -490,6 +503,10 @@ def cmake_records(out):
         lines += [f"set(course_lesson_{lesson.num}_slug {lesson.slug})",
                   f"set(course_lesson_{lesson.num}_min_cc {lesson.min_cc})",
                   f"set(course_lesson_{lesson.num}_parts \"{';'.join(lesson.parts)}\")"]
+        c = lesson.configs
+        if c.list:
+            lines.append(f"set(course_lesson_{lesson.num}_configs "
+                         f"\"{c.header};{c.list};{c.kernel};{c.instance}\")")
     lines += [f"set(course_lessons \"{';'.join(nums)}\")",
               f"set(course_record_files \"{';'.join(sources)}\")", ""]
     text = "\n".join(lines)

@@ -42,6 +42,28 @@ class Measure:
 
 
 @dataclasses.dataclass
+class Configs:
+    """A lesson's kernel configurations: one list, an X-macro with a line a configuration,
+    X(quick or full, its arguments...). The build compiles each line in a file of its own, written
+    into the build folder; a save's grader compiles the quick lines alone, together in one file.
+    The given code lists what its library compiled with COURSE_BUILT_CONFIGS(X), the same lines
+    (built_configs.hpp, written by the build)."""
+
+    header: Optional[str] = None
+    """The file of the lesson's folder that defines the list, "warptiled_sgemm.hpp"."""
+
+    list: Optional[str] = None
+    """The X-macro, "LESSON08_CONFIGS"."""
+
+    kernel: Optional[str] = None
+    """The file of the lesson's folder that compiles a configuration (it includes yours),
+    "calls-yours/warptiled_kernel.cuh"."""
+
+    instance: Optional[str] = None
+    """Its macro, given a line's arguments after the tag: "LESSON08_CONFIG"."""
+
+
+@dataclasses.dataclass
 class Metric:
     """[[metric]]: one Nsight Compute metric `make profile-N` shows, in order."""
 
@@ -165,6 +187,10 @@ class Record:
 
     metric: List[Metric] = dataclasses.field(default_factory=list)
     """The Nsight Compute metrics `make profile-N` shows."""
+
+    configs: Configs = dataclasses.field(default_factory=Configs)
+    """The kernel configurations the build compiles one a file (lessons 08 to 11); none by
+    default."""
 
 
 STR, INT, NUM, LIST, TABLE, TABLES = "a string", "a whole number", "a number", \

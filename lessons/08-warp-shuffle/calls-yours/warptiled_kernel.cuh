@@ -5,7 +5,7 @@
 //
 // Given code that calls yours (warptiled_parts.cuh: thread_place, warp_tile_multiply,
 // warptiled_launch), included by the files that compile the configurations,
-// calls-yours/warptiled_sgemm_part*.cu. The build compiles those twice: with your
+// a file a line of LESSON08_CONFIGS, which the build writes twice: with your
 // exercises/08-warp-shuffle/warptiled_parts.cuh (what `make lesson-8` runs and `make grade-8`
 // grades) and with the reference, solutions/08-warp-shuffle/warptiled_parts.cuh. Row-major
 // everywhere; x is the column, y the row.
@@ -255,11 +255,8 @@ WarpTiledConfig make_config() {
 }  // namespace lesson08
 
 // Compiles one configuration, in namespace lesson08: its launcher (both paths of its kernel) and
-// its entry in the table.
+// its entry in the table. The build writes a file for each line of LESSON08_CONFIGS that calls it.
 #define LESSON08_CONFIG(...)                                                                   \
   template void warptiled_sgemm<__VA_ARGS__>(int, int, int, float, const float*, const float*, \
                                              float, float*);                                   \
   template WarpTiledConfig make_config<__VA_ARGS__>();
-// A line of LESSON08_CONFIGS, given to the file of its part: a part file defines
-// LESSON08_PART_<its number> as LESSON08_CONFIG and the others as nothing.
-#define LESSON08_IN_PART(part, ...) LESSON08_PART_##part(__VA_ARGS__)

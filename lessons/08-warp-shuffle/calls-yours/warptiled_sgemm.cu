@@ -1,9 +1,10 @@
 // Lesson 08: the warp-tiled SGEMM's table of configurations, the choice among them and the
 // headline. The kernel and its launcher are calls-yours/warptiled_kernel.cuh, compiled with your
-// warptiled_parts.cuh by calls-yours/warptiled_sgemm_part1.cu and warptiled_sgemm_part2.cu, two
-// files that compile side by side, each its part of LESSON08_CONFIGS; this one does not include
-// yours, and a change to yours does not recompile it.
+// warptiled_parts.cuh by the build, a file for each line of LESSON08_CONFIGS; this one does not
+// include yours, and a change to yours does not recompile it.
 #include "warptiled_sgemm.hpp"
+
+#include "built_configs.hpp"
 
 #include "common/device.hpp"
 #include "common/fit.hpp"
@@ -16,25 +17,17 @@
 namespace lesson08 {
 
 // The entry of one configuration in the table: defined in calls-yours/warptiled_kernel.cuh and
-// compiled, with the configuration's kernel, by the calls-yours/warptiled_sgemm_part*.cu file that
-// lists it (LESSON08_CONFIG). A configuration missing there is an undefined reference when linking.
+// compiled, with the configuration's kernel, by the build's file of its line (LESSON08_CONFIG). A
+// configuration missing there is an undefined reference when linking.
 template <int BM, int BN, int BK, int WM, int WN, int WM_ITER, int WN_ITER, int TM, int TN,
           int MIN_BLOCKS>
 WarpTiledConfig make_config();
 
-// The table: LESSON08_CONFIGS (warptiled_sgemm.hpp), in its order. A save's grader (COURSE_QUICK)
-// compiles part 1 alone, and its table lists only those.
-#ifdef COURSE_QUICK
-#define LESSON08_PART_1(...) make_config<__VA_ARGS__>(),
-#define LESSON08_PART_2(...)
-#else
-#define LESSON08_PART_1(...) make_config<__VA_ARGS__>(),
-#define LESSON08_PART_2(...) make_config<__VA_ARGS__>(),
-#endif
-#define LESSON08_ENTRY(part, ...) LESSON08_PART_##part(__VA_ARGS__)
-
+// The table: the lines of LESSON08_CONFIGS this library compiled (built_configs.hpp, written by
+// the build: every line, or a save's grader's quick ones), in their order.
+#define LESSON08_ENTRY(tag, ...) make_config<__VA_ARGS__>(),
 const std::vector<WarpTiledConfig>& warptiled_configs() {
-  static const std::vector<WarpTiledConfig> list = {LESSON08_CONFIGS(LESSON08_ENTRY)};
+  static const std::vector<WarpTiledConfig> list = {COURSE_BUILT_CONFIGS(LESSON08_ENTRY)};
   return list;
 }
 

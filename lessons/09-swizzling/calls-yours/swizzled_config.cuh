@@ -118,37 +118,36 @@ COURSE_HD inline void b_quad_coords(int tid, int i, int& k, int& n) {
 
 //! [configs]
 // The lesson's configurations: the one list of them, which the table (calls-yours/
-// swizzled_sgemm.cu) and the files that compile the kernels (calls-yours/swizzled_sgemm_part*.cu)
-// both expand. One line a configuration: X(part, ladder step or 0, its Tile), where `part` is the
-// file that compiles it. Part 1 holds what the lesson's tests need on any GPU: the final tile in
-// its three layouts (the ladder's steps 4 to 6) and the two smaller tiles final_sgemm falls back
-// to. A save grades with part 1 alone (make grade-9, make watch), and everything once that passes
-// on a GPU (and in make grade, make test).
-#define LESSON09_CONFIGS(X)                                                                      \
-  /* The ladder of the chapter, one change a step. */                                            \
-  X(2, 1, Tile<128, 128, 8, 4, 2, 1, ALayout::kPlain>)    /* 8 x 8 register tiles, no overlap */ \
-  X(2, 2, Tile<128, 128, 8, 4, 2, 2, ALayout::kPlain>)    /* + double buffering */               \
-  X(2, 3, Tile<128, 256, 8, 4, 2, 2, ALayout::kPlain>)    /* + 8 x 16 register tiles */          \
-  X(1, 4, Tile<128, 256, 8, 4, 2, 4, ALayout::kPlain>)    /* + 4 stages */                       \
-  X(1, 5, Tile<128, 256, 8, 4, 2, 4, ALayout::kPadded>)   /* + padding */                        \
-  X(1, 6, Tile<128, 256, 8, 4, 2, 4, ALayout::kSwizzled>) /* the swizzle instead: Final */       \
-  /* Other tiles, stages and layouts, for the sweep (make lesson-9 ARGS=--sweep). */             \
-  X(3, 0, Tile<128, 128, 8, 4, 2, 1, ALayout::kPadded>)                                          \
-  X(3, 0, Tile<128, 128, 8, 4, 2, 1, ALayout::kSwizzled>)                                        \
-  X(1, 0, Tile<128, 128, 8, 4, 2, 2, ALayout::kSwizzled>) /* Middle */                           \
-  X(2, 0, Tile<128, 128, 16, 4, 2, 3, ALayout::kPlain>)                                          \
-  X(2, 0, Tile<128, 128, 16, 4, 2, 3, ALayout::kPadded>)                                         \
-  X(3, 0, Tile<128, 128, 16, 4, 2, 3, ALayout::kSwizzled>)                                       \
-  X(3, 0, Tile<128, 256, 8, 4, 2, 2, ALayout::kSwizzled>)                                        \
-  X(2, 0, Tile<128, 256, 8, 4, 2, 3, ALayout::kSwizzled>)                                        \
-  X(3, 0, Tile<128, 256, 8, 4, 2, 6, ALayout::kSwizzled>)                                        \
-  X(2, 0, Tile<128, 256, 16, 4, 2, 3, ALayout::kPadded>)                                         \
-  X(3, 0, Tile<128, 256, 16, 4, 2, 3, ALayout::kSwizzled>)                                       \
-  X(2, 0, Tile<128, 256, 16, 4, 2, 4, ALayout::kSwizzled>)                                       \
-  X(3, 0, Tile<128, 256, 32, 4, 2, 3, ALayout::kSwizzled>)                                       \
-  X(2, 0, Tile<256, 128, 8, 4, 2, 4, ALayout::kSwizzled>)                                        \
-  X(1, 0, Tile<64, 128, 16, 2, 4, 3, ALayout::kSwizzled>) /* Small */                            \
-  X(3, 0, Tile<64, 64, 16, 4, 2, 3, ALayout::kSwizzled>)
+// swizzled_sgemm.cu) and the build (lesson.toml's [configs]: a file a line) both expand. One line
+// a configuration: X(tag, ladder step or 0, its Tile). The tag `quick` marks what the lesson's
+// tests need on any GPU: the final tile in its three layouts (the ladder's steps 4 to 6) and the
+// two smaller tiles final_sgemm falls back to. A save grades with those alone (make grade-9, make
+// watch), and with every line once that passes on a GPU (and in make grade, make test).
+#define LESSON09_CONFIGS(X)                                                                        \
+  /* The ladder of the chapter, one change a step. */                                              \
+  X(full, 1, Tile<128, 128, 8, 4, 2, 1, ALayout::kPlain>)   /* 8 x 8 register tiles, no overlap */ \
+  X(full, 2, Tile<128, 128, 8, 4, 2, 2, ALayout::kPlain>)   /* + double buffering */               \
+  X(full, 3, Tile<128, 256, 8, 4, 2, 2, ALayout::kPlain>)   /* + 8 x 16 register tiles */          \
+  X(quick, 4, Tile<128, 256, 8, 4, 2, 4, ALayout::kPlain>)  /* + 4 stages */                       \
+  X(quick, 5, Tile<128, 256, 8, 4, 2, 4, ALayout::kPadded>) /* + padding */                        \
+  X(quick, 6, Tile<128, 256, 8, 4, 2, 4, ALayout::kSwizzled>) /* the swizzle instead: Final */     \
+  /* Other tiles, stages and layouts, for the sweep (make lesson-9 ARGS=--sweep). */               \
+  X(full, 0, Tile<128, 128, 8, 4, 2, 1, ALayout::kPadded>)                                         \
+  X(full, 0, Tile<128, 128, 8, 4, 2, 1, ALayout::kSwizzled>)                                       \
+  X(quick, 0, Tile<128, 128, 8, 4, 2, 2, ALayout::kSwizzled>) /* Middle */                         \
+  X(full, 0, Tile<128, 128, 16, 4, 2, 3, ALayout::kPlain>)                                         \
+  X(full, 0, Tile<128, 128, 16, 4, 2, 3, ALayout::kPadded>)                                        \
+  X(full, 0, Tile<128, 128, 16, 4, 2, 3, ALayout::kSwizzled>)                                      \
+  X(full, 0, Tile<128, 256, 8, 4, 2, 2, ALayout::kSwizzled>)                                       \
+  X(full, 0, Tile<128, 256, 8, 4, 2, 3, ALayout::kSwizzled>)                                       \
+  X(full, 0, Tile<128, 256, 8, 4, 2, 6, ALayout::kSwizzled>)                                       \
+  X(full, 0, Tile<128, 256, 16, 4, 2, 3, ALayout::kPadded>)                                        \
+  X(full, 0, Tile<128, 256, 16, 4, 2, 3, ALayout::kSwizzled>)                                      \
+  X(full, 0, Tile<128, 256, 16, 4, 2, 4, ALayout::kSwizzled>)                                      \
+  X(full, 0, Tile<128, 256, 32, 4, 2, 3, ALayout::kSwizzled>)                                      \
+  X(full, 0, Tile<256, 128, 8, 4, 2, 4, ALayout::kSwizzled>)                                       \
+  X(quick, 0, Tile<64, 128, 16, 2, 4, 3, ALayout::kSwizzled>) /* Small */                          \
+  X(full, 0, Tile<64, 64, 16, 4, 2, 3, ALayout::kSwizzled>)
 //! [configs]
 
 }  // namespace lesson09

@@ -1,7 +1,7 @@
 // Lesson 09: the final FP32 SGEMM's kernel, its launcher and the entry of a configuration in the
 // table of variants. Given code that calls yours: the kernel stores and reads its A tile through
 // your padded_index, Swizzle and swizzled_a_index. Included by the files that compile the
-// configurations, calls-yours/swizzled_sgemm_part*.cu; the build compiles those twice: with your
+// configurations, a file a line of LESSON09_CONFIGS, which the build writes twice: with your
 // exercises/09-swizzling/swizzle_parts.cuh (what `make lesson-9` runs and `make grade-9` grades)
 // and with the reference, solutions/09-swizzling/swizzle_parts.cuh.
 #pragma once
@@ -400,11 +400,8 @@ const void* kernel_of() {
 }  // namespace lesson09
 
 // Compiles one configuration, T, in namespace lesson09: its kernel, its launcher and its entry in
-// the table.
-#define LESSON09_CONFIG(...)                          \
+// the table. The build writes a file for each line of LESSON09_CONFIGS that calls it with
+// the line's ladder step (unused here) and T.
+#define LESSON09_CONFIG(step, ...)                    \
   template SgemmConfig make_config<__VA_ARGS__>(int); \
   template const void* kernel_of<__VA_ARGS__>();
-// A line of LESSON09_CONFIGS, given to the file of its part: a part file defines
-// LESSON09_PART_<its number> as LESSON09_IN_THIS_PART and the others as nothing.
-#define LESSON09_IN_PART(part, step, ...) LESSON09_PART_##part(__VA_ARGS__)
-#define LESSON09_IN_THIS_PART(...) LESSON09_CONFIG(__VA_ARGS__)

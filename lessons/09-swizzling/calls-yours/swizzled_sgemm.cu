@@ -1,9 +1,11 @@
 // Lesson 09: the final FP32 SGEMM's table of configurations, the choice among them and the
 // headline. The kernel and its launcher are calls-yours/swizzled_kernel.cuh, compiled with your
-// swizzle_parts.cuh by calls-yours/swizzled_sgemm_part1.cu, _part2.cu and _part3.cu, files that
-// compile side by side, each its part of LESSON09_CONFIGS (calls-yours/swizzled_config.cuh); this
-// one does not include yours, and a change to yours does not recompile it.
+// swizzle_parts.cuh by the build, a file for each line of LESSON09_CONFIGS (calls-yours/
+// swizzled_config.cuh); this one does not include yours, and a change to yours does not
+// recompile it.
 #include "swizzled_config.cuh"
+
+#include "built_configs.hpp"
 
 #include "common/device.hpp"
 #include "common/fit.hpp"
@@ -16,8 +18,8 @@ namespace lesson09 {
 
 // The entry of one configuration in the table, and its kernel: defined in
 // calls-yours/swizzled_kernel.cuh and compiled, with the kernel, by the
-// calls-yours/swizzled_sgemm_part*.cu file that lists the configuration (LESSON09_CONFIG). A
-// configuration missing there is an undefined reference when linking.
+// build's file of the configuration's line (LESSON09_CONFIG). A configuration missing there is
+// an undefined reference when linking.
 template <class T>
 SgemmConfig make_config(int ladder_step = 0);
 template <class T>
@@ -48,20 +50,12 @@ using FinalPlain = Step4;
 using Middle = Tile<128, 128, 8, 4, 2, 2, P::kSwizzled>;  // for grids too small for 128 x 256
 using Small = Tile<64, 128, 16, 2, 4, 3, P::kSwizzled>;   // for grids too small for Middle
 
-// The table: LESSON09_CONFIGS (calls-yours/swizzled_config.cuh), in its order. A save's grader
-// (COURSE_QUICK) compiles part 1 alone, and its table lists only those.
-#ifdef COURSE_QUICK
-#define LESSON09_PART_2(...)
-#define LESSON09_PART_3(...)
-#else
-#define LESSON09_PART_2(step, ...) make_config<__VA_ARGS__>(step),
-#define LESSON09_PART_3(step, ...) make_config<__VA_ARGS__>(step),
-#endif
-#define LESSON09_PART_1(step, ...) make_config<__VA_ARGS__>(step),
-#define LESSON09_ENTRY(part, ...) LESSON09_PART_##part(__VA_ARGS__)
+// The table: the lines of LESSON09_CONFIGS this library compiled (built_configs.hpp, written by
+// the build: every line, or a save's grader's quick ones), in their order.
+#define LESSON09_ENTRY(tag, step, ...) make_config<__VA_ARGS__>(step),
 
 const std::vector<SgemmConfig>& sgemm_configs() {
-  static const std::vector<SgemmConfig> list = {LESSON09_CONFIGS(LESSON09_ENTRY)};
+  static const std::vector<SgemmConfig> list = {COURSE_BUILT_CONFIGS(LESSON09_ENTRY)};
   return list;
 }
 

@@ -95,34 +95,33 @@ __device__ __forceinline__ void block_tile(int block, int tiles_m, int tiles_n, 
 
 //! [configs]
 // The lesson's configurations: the one list of them, which the table (calls-yours/mma_sync_gemm.cu)
-// and the files that compile the kernels (calls-yours/mma_sync_gemm_part*.cu) both expand. One
-// line a configuration: X(part, ladder step or 0, its Tile<BM, BN, BK, WARPS_M, WARPS_N, STAGES,
-// SWIZZLED>), where `part` is the file that compiles it. Part 1 holds what the lesson's tests
-// need on any GPU: the tiles mma_sync_gemm chooses from and the headline's plain twin. A save
-// grades with part 1 alone (make grade-10, make watch), and everything once that passes on a GPU
-// (and in make grade, make test). Four warps of 64 x 64 a block and two blocks an SM: while one
-// block waits at its barrier, the other keeps the tensor cores busy (the sweep's 128 x 256 tiles,
-// eight warps and one block, are slower).
-#define LESSON10_CONFIGS(X)                                                                     \
-  /* The ladder of the chapter, one change a step. */                                           \
-  X(2, 1, Tile<128, 128, 32, 2, 2, 2, false>) /* mma.sync + ldmatrix, 2 stages, plain tiles */  \
-  X(2, 2, Tile<128, 128, 32, 2, 2, 2, true>)  /* + swizzled tiles */                            \
-  X(2, 3, Tile<128, 128, 32, 2, 2, 4, true>)  /* + 4 stages */                                  \
-  X(1, 4, Tile<128, 128, 64, 2, 2, 3, true>)  /* + 64 k a stage (128-byte rows): Large */       \
-  X(1, 0, Tile<64, 128, 32, 2, 2, 4, true>)   /* Middle: grids too small for Large */           \
-  X(1, 0, Tile<64, 64, 32, 2, 2, 4, true>)    /* Small: grids too small for Middle */           \
-  /* Other tiles, depths and layouts, for the sweep (make lesson-10 ARGS=--sweep). */           \
-  X(1, 0, Tile<128, 128, 64, 2, 2, 3, false>) /* LargePlain: Large without the swizzle */       \
-  X(2, 0, Tile<128, 128, 32, 2, 2, 6, true>)                                                    \
-  X(2, 0, Tile<128, 128, 64, 2, 2, 2, true>)                                                    \
-  X(3, 0, Tile<128, 128, 32, 2, 4, 4, true>)                                                    \
-  X(3, 0, Tile<128, 256, 32, 2, 4, 4, true>)                                                    \
-  X(3, 0, Tile<128, 256, 64, 2, 4, 3, true>)                                                    \
-  X(3, 0, Tile<256, 128, 64, 4, 2, 3, true>)                                                    \
-  /* LargeShallow: Large's tile in half the shared memory (3 stages of 32 k, 48 KiB), two    */ \
-  /* blocks on an SM that cannot hold two of Large's 96 KiB (164 KiB on 8.0, 100 KiB on 8.6, */ \
-  /* 8.9 and 12.0). */                                                                          \
-  X(1, 0, Tile<128, 128, 32, 2, 2, 3, true>)
+// and the build (lesson.toml's [configs]: a file a line) both expand. One line a configuration:
+// X(tag, ladder step or 0, its Tile<BM, BN, BK, WARPS_M, WARPS_N, STAGES, SWIZZLED>). The tag
+// `quick` marks what the lesson's tests need on any GPU: the tiles mma_sync_gemm chooses from and
+// the headline's plain twin. A save grades with those alone (make grade-10, make watch), and with
+// every line once that passes on a GPU (and in make grade, make test). Four warps of 64 x 64 a
+// block and two blocks an SM: while one block waits at its barrier, the other keeps the tensor
+// cores busy (the sweep's 128 x 256 tiles, eight warps and one block, are slower).
+#define LESSON10_CONFIGS(X)                                                                       \
+  /* The ladder of the chapter, one change a step. */                                             \
+  X(full, 1, Tile<128, 128, 32, 2, 2, 2, false>) /* mma.sync + ldmatrix, 2 stages, plain tiles */ \
+  X(full, 2, Tile<128, 128, 32, 2, 2, 2, true>)  /* + swizzled tiles */                           \
+  X(full, 3, Tile<128, 128, 32, 2, 2, 4, true>)  /* + 4 stages */                                 \
+  X(quick, 4, Tile<128, 128, 64, 2, 2, 3, true>) /* + 64 k a stage (128-byte rows): Large */      \
+  X(quick, 0, Tile<64, 128, 32, 2, 2, 4, true>)  /* Middle: grids too small for Large */          \
+  X(quick, 0, Tile<64, 64, 32, 2, 2, 4, true>)   /* Small: grids too small for Middle */          \
+  /* Other tiles, depths and layouts, for the sweep (make lesson-10 ARGS=--sweep). */             \
+  X(quick, 0, Tile<128, 128, 64, 2, 2, 3, false>) /* LargePlain: Large without the swizzle */     \
+  X(full, 0, Tile<128, 128, 32, 2, 2, 6, true>)                                                   \
+  X(full, 0, Tile<128, 128, 64, 2, 2, 2, true>)                                                   \
+  X(full, 0, Tile<128, 128, 32, 2, 4, 4, true>)                                                   \
+  X(full, 0, Tile<128, 256, 32, 2, 4, 4, true>)                                                   \
+  X(full, 0, Tile<128, 256, 64, 2, 4, 3, true>)                                                   \
+  X(full, 0, Tile<256, 128, 64, 4, 2, 3, true>)                                                   \
+  /* LargeShallow: Large's tile in half the shared memory (3 stages of 32 k, 48 KiB), two    */   \
+  /* blocks on an SM that cannot hold two of Large's 96 KiB (164 KiB on 8.0, 100 KiB on 8.6, */   \
+  /* 8.9 and 12.0). */                                                                            \
+  X(quick, 0, Tile<128, 128, 32, 2, 2, 3, true>)
 //! [configs]
 
 }  // namespace lesson10

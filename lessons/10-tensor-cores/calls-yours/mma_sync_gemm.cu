@@ -1,9 +1,11 @@
 // Lesson 10: the mma.sync GEMM's table of configurations, the choice among them and the headline.
 // The kernel and its launcher are calls-yours/mma_sync_kernel.cuh, compiled with your
-// mma_sync_parts.cuh by calls-yours/mma_sync_gemm_part1.cu, _part2.cu and _part3.cu, files that
-// compile side by side, each its part of LESSON10_CONFIGS (calls-yours/mma_sync_config.cuh); this
-// one does not include yours, and a change to yours does not recompile it.
+// mma_sync_parts.cuh by the build, a file for each line of LESSON10_CONFIGS (calls-yours/
+// mma_sync_config.cuh); this one does not include yours, and a change to yours does not recompile
+// it.
 #include "mma_sync_config.cuh"
+
+#include "built_configs.hpp"
 
 #include "common/device.hpp"
 #include "common/fit.hpp"
@@ -11,9 +13,9 @@
 namespace lesson10 {
 
 // The entry of one configuration in the table, and its kernel: defined in
-// calls-yours/mma_sync_kernel.cuh and compiled, with the kernel, by the
-// calls-yours/mma_sync_gemm_part*.cu file that lists the configuration (LESSON10_CONFIG). A
-// configuration missing there is an undefined reference when linking.
+// calls-yours/mma_sync_kernel.cuh and compiled, with the kernel, by the build's file of the
+// configuration's line (LESSON10_CONFIG). A configuration missing there is an undefined reference
+// when linking.
 template <class T>
 MmaConfig make_config(int ladder_step = 0);
 template <class T>
@@ -32,20 +34,12 @@ using Small = Tile<64, 64, 32, 2, 2, 4, true>;          // for grids too small f
 // cannot hold two of Large's 96 KiB (164 KiB on 8.0, 100 KiB on 8.6, 8.9 and 12.0).
 using LargeShallow = Tile<128, 128, 32, 2, 2, 3, true>;
 
-// The table: LESSON10_CONFIGS (calls-yours/mma_sync_config.cuh), in its order. A save's grader
-// (COURSE_QUICK) compiles part 1 alone, and its table lists only those.
-#ifdef COURSE_QUICK
-#define LESSON10_PART_2(...)
-#define LESSON10_PART_3(...)
-#else
-#define LESSON10_PART_2(step, ...) make_config<__VA_ARGS__>(step),
-#define LESSON10_PART_3(step, ...) make_config<__VA_ARGS__>(step),
-#endif
-#define LESSON10_PART_1(step, ...) make_config<__VA_ARGS__>(step),
-#define LESSON10_ENTRY(part, ...) LESSON10_PART_##part(__VA_ARGS__)
+// The table: the lines of LESSON10_CONFIGS this library compiled (built_configs.hpp, written by
+// the build: every line, or a save's grader's quick ones), in their order.
+#define LESSON10_ENTRY(tag, step, ...) make_config<__VA_ARGS__>(step),
 
 const std::vector<MmaConfig>& mma_configs() {
-  static const std::vector<MmaConfig> list = {LESSON10_CONFIGS(LESSON10_ENTRY)};
+  static const std::vector<MmaConfig> list = {COURSE_BUILT_CONFIGS(LESSON10_ENTRY)};
   return list;
 }
 

@@ -2,7 +2,7 @@
 // a configuration in the table of variants. Given code that calls yours: the kernel calls your
 // mma_stage and places C with your c_fragment_coord, the lane offsets (mma_sync_config.cuh) call
 // your A and B mappings. Included by the files that compile the configurations,
-// calls-yours/mma_sync_gemm_part*.cu; the build compiles those twice: with your
+// a file a line of LESSON10_CONFIGS, which the build writes twice: with your
 // exercises/10-tensor-cores/mma_sync_parts.cuh (what `make lesson-10` runs and `make grade-10`
 // grades) and with the reference, solutions/10-tensor-cores/mma_sync_parts.cuh.
 #pragma once
@@ -378,11 +378,8 @@ const void* kernel_of() {
 }  // namespace lesson10
 
 // Compiles one configuration, T, in namespace lesson10: its kernel, its launcher and its entry in
-// the table.
-#define LESSON10_CONFIG(...)                        \
+// the table. The build writes a file for each line of LESSON10_CONFIGS that calls it with
+// the line's ladder step (unused here) and T.
+#define LESSON10_CONFIG(step, ...)                  \
   template MmaConfig make_config<__VA_ARGS__>(int); \
   template const void* kernel_of<__VA_ARGS__>();
-// A line of LESSON10_CONFIGS, given to the file of its part: a part file defines
-// LESSON10_PART_<its number> as LESSON10_IN_THIS_PART and the others as nothing.
-#define LESSON10_IN_PART(part, step, ...) LESSON10_PART_##part(__VA_ARGS__)
-#define LESSON10_IN_THIS_PART(...) LESSON10_CONFIG(__VA_ARGS__)

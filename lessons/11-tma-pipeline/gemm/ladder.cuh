@@ -1,6 +1,6 @@
-// Lesson 11: the configurations the ladder launches, one line each: a kernel and its policies. Each
-// is compiled once, in an instances*.cu file of its own group (so that they compile in parallel);
-// the launchers (rungs.cu) only name them.
+// Lesson 11: the configurations the ladder launches, one line each: a kernel and its policies, and
+// the list of them the build compiles (LESSON11_CONFIGS, a file a line). The rungs (rungs.cu) only
+// name them.
 #pragma once
 
 #include "epilogue.cuh"
@@ -41,20 +41,29 @@ using Tile192x160 =
 using Portable = RingConfig<Mainloop<MmaSyncConsumer<128, 128>, 3>, RegistersEpilogue, WholeTiles>;
 //! [portable_config]
 
-// Each configuration's launch, compiled in one instances*.cu file (instances.cu: what a save's
-// grader needs; instances_192x160.cu; instances_part2.cu: rungs 1, 2 and 5).
-#define LESSON11_RING_LAUNCH(Cfg)                                                              \
+//! [list]
+// The list the build compiles (lesson.toml's [configs]), a file a line: X(tag, launch, config).
+// `quick` marks what the lesson's tests need on any GPU (rungs 6 and 7): a save grades with those
+// alone, and with every line once they pass on a GPU.
+#define LESSON11_CONFIGS(X)      \
+  X(full, tma_wgmma, OneStage)   \
+  X(full, tma_wgmma, FourStages) \
+  X(quick, ring, Registers)      \
+  X(full, ring, StagedTile)      \
+  X(quick, ring, Headline)       \
+  X(quick, ring, Tile192x160)    \
+  X(quick, ring, Portable)
+//! [list]
+
+// A configuration's launch, compiled by the build's file of its line (instance.cuh), named here.
+#define LESSON11_LAUNCH_ring(Cfg)                                                              \
   template void launch_ring<Cfg>(const char*, TileSchedule, int, int, int, float, const bf16*, \
                                  const bf16*, float, bf16*)
-#define LESSON11_TMA_WGMMA_LAUNCH(Cfg)                                                             \
+#define LESSON11_LAUNCH_tma_wgmma(Cfg)                                                             \
   template void launch_tma_wgmma<Cfg>(const char*, int, int, int, float, const bf16*, const bf16*, \
                                       float, bf16*)
-extern LESSON11_RING_LAUNCH(Registers);
-extern LESSON11_RING_LAUNCH(StagedTile);
-extern LESSON11_RING_LAUNCH(Headline);
-extern LESSON11_RING_LAUNCH(Tile192x160);
-extern LESSON11_RING_LAUNCH(Portable);
-extern LESSON11_TMA_WGMMA_LAUNCH(OneStage);
-extern LESSON11_TMA_WGMMA_LAUNCH(FourStages);
+#define LESSON11_EXTERN(tag, launch, Cfg) extern LESSON11_LAUNCH_##launch(Cfg);
+LESSON11_CONFIGS(LESSON11_EXTERN)
+#undef LESSON11_EXTERN
 
 }  // namespace lesson11

@@ -12,7 +12,7 @@
 
 #include "epilogue.cuh"  // TileAccum
 #include "hopper_ptx.cuh"
-#include "pipeline_exercises.cuh"
+#include "your_functions.hpp"
 #include "tile_source.hpp"
 
 #include "lessons/10-tensor-cores/ptx.cuh"  // ldmatrix_x4, mma_m16n8k16_bf16

@@ -13,7 +13,7 @@
 #include "hopper_ptx.cuh"
 #include "launch_support.hpp"
 #include "mainloop.cuh"
-#include "pipeline_exercises.cuh"
+#include "your_functions.hpp"
 #include "ring_model.hpp"
 #include "ring_storage.cuh"
 #include "tile_source.hpp"
@@ -242,26 +242,5 @@ void launch_ring_for_n(const char* name, TileSchedule schedule, int M, int N, in
   }
 }
 //! [choose_epilogue]
-
-/// What a rung that launches Cfg's kernel asks of an SM, for the tables: its threads, its shared
-/// memory and its __launch_bounds__ promise of blocks per SM (the ring's kernels: one; rungs 1 and
-/// 2's kernel promises none, 0).
-template <class Cfg>
-Rung describing(Rung r, int min_blocks = 1) {
-  r.threads = Cfg::kThreads;
-  r.smem_bytes = static_cast<std::size_t>(Cfg::kSmemBytes);
-  r.min_blocks = min_blocks;
-  return r;
-}
-
-/// What a rung that launches one of several kernels asks of an SM: the most threads and the most
-/// shared memory of any.
-template <class... Cfgs>
-Rung describing_any(Rung r) {
-  r.threads = std::max({Cfgs::kThreads...});
-  r.smem_bytes = static_cast<std::size_t>(std::max({Cfgs::kSmemBytes...}));
-  r.min_blocks = 1;
-  return r;
-}
 
 }  // namespace lesson11

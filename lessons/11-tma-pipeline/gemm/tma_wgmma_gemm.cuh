@@ -9,7 +9,7 @@
 #include "epilogue.cuh"
 #include "hopper_ptx.cuh"
 #include "mainloop.cuh"  // RingParams
-#include "pipeline_exercises.cuh"
+#include "your_functions.hpp"
 #include "ring_gemm.cuh"  // require_ready
 #include "ring_storage.cuh"
 

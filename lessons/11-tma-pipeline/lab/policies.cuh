@@ -13,6 +13,7 @@
 #include "hopper_ptx.cuh"
 #include "lab_ptx.cuh"
 #include "mainloop.cuh"
+#include "pipeline_exercises.cuh"  // the reference solution's
 #include "stream_k.hpp"
 #include "tile_orders.hpp"
 #include "staging_layout.hpp"

@@ -1,8 +1,6 @@
-// Lesson 10: the mma.sync kernel's configurations of part 1 in LESSON10_CONFIGS
-// (calls-yours/mma_sync_config.cuh): the tiles mma_sync_gemm chooses from and the headline's plain
-// twin, all that a save's grader compiles. Given code that calls yours: compiled twice, with each
-// library's mma_sync_parts.cuh, beside mma_sync_gemm_part2.cu and _part3.cu. It also compiles your
-// three mappings once for the CPU, the copies the grader and the lesson's program call.
+// Lesson 10: your three mappings, and the kernel's ldmatrix rows, compiled once for the CPU: the
+// copies the grader and the lesson's program call. Given code that calls yours: compiled with each
+// library's mma_sync_parts.cuh.
 #include "mma_sync_kernel.cuh"
 
 namespace lesson10 {
@@ -32,10 +30,5 @@ FragmentCoord b_ldmatrix_row_on_host(int lane) {
   return {static_cast<int>(off % PlainTile::kRowBytes / 2),
           static_cast<int>(off / PlainTile::kRowBytes)};
 }
-
-#define LESSON10_PART_1 LESSON10_IN_THIS_PART
-#define LESSON10_PART_2(...)
-#define LESSON10_PART_3(...)
-LESSON10_CONFIGS(LESSON10_IN_PART)
 
 }  // namespace lesson10
