@@ -64,10 +64,10 @@ void check_launch(const char* file, int line) {
 }
 
 bool poll_until_reached(cudaEvent_t event, const char* what, double limit_s, int poll_us,
-                        const std::function<void()>& between) {
+                        void (*between)(void* context), void* context) {
   const auto start = std::chrono::steady_clock::now();
   for (;;) {
-    if (between) between();
+    if (between) between(context);
     const cudaError_t err = cudaEventQuery(event);
     if (err == cudaSuccess) return true;
     if (err != cudaErrorNotReady) throw_cuda_error(err, what, __FILE__, __LINE__);

@@ -9,7 +9,6 @@
 
 #include <cuda_runtime.h>
 
-#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -42,12 +41,12 @@ bool sync_after_launch();
 void check_launch(const char* file, int line);
 
 /// Waits on the host until the GPU reaches `event`, querying it every `poll_us` microseconds and
-/// calling `between` (when given) before each query: the one host-side wait for the GPU, which
+/// calling `between(context)` (when given) before each query: the one host-side wait for the GPU, which
 /// wait_for_gpu() and the timing's wait (common/timing.cpp) go through. Returns false when
 /// `limit_s` seconds passed first (the caller says what that means); throws CudaError, naming
 /// `what`, when the GPU reports an error.
 bool poll_until_reached(cudaEvent_t event, const char* what, double limit_s, int poll_us,
-                        const std::function<void()>& between = {});
+                        void (*between)(void* context) = nullptr, void* context = nullptr);
 
 /// How long a grader waits for one kernel of a test before it calls it hung, in seconds.
 constexpr double kKernelTimeLimitSeconds = 10.0;

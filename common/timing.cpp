@@ -318,9 +318,16 @@ class CudaBackend final : public TimingBackend {
     // Polls, reading the SM clock while the GPU works: the first read comes right after the
     // launch, so even a short repetition gets one. A wait has an end: work still running after
     // kWaitLimitS (no measured block comes near it) is a kernel that never ends.
-    const bool reached = poll_until_reached(events_[m], "the timed work", kWaitLimitS, 500, [&] {
-      if (auto mhz = meter_.sm_clock_mhz()) clock_mhz.push_back(*mhz);
-    });
+    struct Reads {
+      decltype(meter_)& meter;
+      std::vector<double>& clock_mhz;
+    } reads{meter_, clock_mhz};
+    const auto read_clock = [](void* context) {
+      Reads& r = *static_cast<Reads*>(context);
+      if (auto mhz = r.meter.sm_clock_mhz()) r.clock_mhz.push_back(*mhz);
+    };
+    const bool reached =
+        poll_until_reached(events_[m], "the timed work", kWaitLimitS, 500, read_clock, &reads);
     if (!reached) {
       throw std::runtime_error("timing: the timed work did not finish within " +
                                std::to_string(kWaitLimitS) + " s: a kernel that never ends");

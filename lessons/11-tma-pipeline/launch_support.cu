@@ -2,6 +2,7 @@
 // which GPU runs which rungs, the tensor maps and the bound on every wait.
 // Given code, compiled once (it does not include your file): a save does not recompile it.
 #include "launch_support.hpp"
+#include "ring_model.hpp"
 #include "tma_pipeline.hpp"
 
 #include "common/check.hpp"
@@ -91,6 +92,30 @@ CUtensorMap make_tensor_map_2d(const void* base, std::uint64_t rows, std::uint64
 }  // namespace
 
 namespace detail {
+
+std::string ring_error(const YourRing& yours, int block_m, int block_n, int stages,
+                       int releasing_warps) {
+  const std::uint32_t boxes = static_cast<std::uint32_t>((block_m + block_n) * 64 * 2);
+  if (yours.stage_tx_bytes != boxes) {
+    return "stage_tx_bytes(" + std::to_string(block_m) + ", " + std::to_string(block_n) +
+           ", 64) is " + std::to_string(yours.stage_tx_bytes) +
+           " but the stage's two TMA boxes bring " + std::to_string(boxes) + " bytes: " +
+           (yours.stage_tx_bytes > boxes
+                ? "the full barrier would never complete (a hang)"
+                : "the full barrier would complete before the data landed");
+  }
+  const RingProtocol ring{yours.producer_slot, yours.consumer_slot, yours.empty_barrier_arrivals};
+  return check_ring_protocol(ring, stages, releasing_warps, 4 * stages + 3);
+}
+
+void require_ready(const char* kernel, bool wgmma, const std::string& ring_error) {
+  const course::DeviceInfo& device = course::current_device_info();
+  const std::string gpu_error = wgmma ? hopper_support_error(device) : tma_support_error(device);
+  if (!gpu_error.empty()) throw std::runtime_error(std::string(kernel) + ": " + gpu_error);
+  if (!ring_error.empty()) {
+    throw std::logic_error(std::string(kernel) + ": the ring's protocol is wrong: " + ring_error);
+  }
+}
 
 // Encoding a tensor map takes microseconds; the timing loops call a launcher with the same
 // matrices again and again, so maps are kept by (address, shape, box).

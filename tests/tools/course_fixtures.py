@@ -22,8 +22,8 @@ REPO = Path(__file__).resolve().parents[2]
 TOOLS = REPO / "common" / "tools"
 COURSE = TOOLS / "course.py"
 sys.path.insert(0, str(TOOLS))
-from course import (datafile, measurements, printed, profiles, records, report, reset,  # noqa: E402
-                    tomlsubset)
+from course import (building, datafile, measurements, printed, profiles, records,  # noqa: E402
+                    report, reset, tomlsubset)
 
 try:
     import tomllib

@@ -416,9 +416,15 @@ class Performance(Base):
                          ["test02", "lesson02_solution"])
 
     def test_a_save_is_graded_with_the_quick_grader_then_everything_once_it_passes(self):
-        # A lesson whose configurations compile in parts has a save's grader, gradeNN_quick.
+        # A lesson with kernel configurations (its record's [configs]) has a save's grader,
+        # gradeNN_quick.
         calls = self.c.root / "build" / "cmake-calls.log"
-        write(self.c.root / "lessons" / "01-alpha" / "calls-yours" / "alpha_part2.cu", "\n")
+        lesson = self.c.root / "lessons" / "01-alpha"
+        write(lesson / "alpha_configs.hpp", "#define ALPHA_CONFIGS(X) X(quick, 1) X(full, 2)\n")
+        write(lesson / "calls-yours" / "alpha_kernel.cuh", "#define ALPHA_CONFIG(n)\n")
+        with open(self.c.record("01"), "a") as record:
+            record.write('\n[configs]\nheader = "alpha_configs.hpp"\nlist = "ALPHA_CONFIGS"\n'
+                         'kernel = "calls-yours/alpha_kernel.cuh"\ninstance = "ALPHA_CONFIG"\n')
         shutil.copy(self.c.root / "build" / "bin" / "grade01",
                     self.c.root / "build" / "bin" / "grade01_quick")
         self.c.fill("01", SOLVED)

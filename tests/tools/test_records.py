@@ -124,6 +124,30 @@ class Records(unittest.TestCase):
         self.assertIn("'profile' must be an array of strings", "\n".join(problems('"1024"')))
 
 
+    def test_the_configurations_are_named_whole(self):
+        # A lesson's [configs] names its list, the file of it, the kernel's file and its macro, all
+        # four or none; the files are the lesson's. Lessons 08 to 11 have one, and a save's grader.
+        base = ('number = 8\nslug = "warp-shuffle"\ntitle = "t"\nchapter = "lesson08"\n'
+                'min_cc = "7.5"\nprecision = "fp32"\nkind = "gemm"\nparts = ["gpu"]\n'
+                'hints = "hints.md"\n[configs]\nCONFIGS\n'
+                '[[task]]\ntitle = "t"\ntag = "task_1"\nregions = ["r"]\n')
+
+        def problems(configs):
+            rec = tomlsubset.loads(base.replace("CONFIGS", configs), "r")
+            return "\n".join(records.record_problems("08", "warp-shuffle", rec, "r"))
+
+        whole = ('header = "warptiled_sgemm.hpp"\nlist = "LESSON08_CONFIGS"\n'
+                 'kernel = "calls-yours/warptiled_kernel.cuh"\ninstance = "LESSON08_CONFIG"')
+        self.assertEqual(problems(whole), "")
+        self.assertIn("r [configs]: it names all of header, list, kernel, instance",
+                      problems('list = "LESSON08_CONFIGS"'))
+        self.assertIn("r [configs]: kernel 'calls-yours/nothing.cuh' is not a file of "
+                      "lessons/08-warp-shuffle/",
+                      problems(whole.replace("warptiled_kernel.cuh", "nothing.cuh")))
+        self.assertEqual([n for n in ("07", "08", "09", "10", "11")
+                          if building.has_quick_grader(records.find(n))],
+                         ["08", "09", "10", "11"])
+
     def test_the_tracks_of_lesson_11(self):
         lesson11 = records.find("11")
         self.assertEqual([(t.name, t.cc, t.headline) for t in lesson11.tracks],

@@ -31,13 +31,10 @@ def compile_errors(out, limit=20):
 
 
 def has_quick_grader(lesson):
-    """True when a save of the lesson's exercise is graded by gradeNN_quick first: a lesson whose
-    configurations compile in parts (lessons/NN-slug/FOLDER/NAME_part2.cu, ...: in any folder of the
-    lesson but lab/), the lesson's tests needing part 1 only on any GPU (CMakeLists.txt builds
-    it)."""
-    folder = ROOT / "lessons" / lesson.dir
-    return any(re.search(r"_part([2-9]|[1-9][0-9])\.cu$", p.name) for p in folder.glob("*/*.cu")
-               if p.parent.name != "lab")
+    """True when a save of the lesson's exercise is graded by gradeNN_quick first: a lesson with
+    kernel configurations (its record's [configs]), whose tests need only the lines tagged quick on
+    any GPU (CMakeLists.txt builds them)."""
+    return bool(lesson.configs.list)
 
 
 def lesson_targets(lesson, solution=False, graders=True, programs=True, quick=False):

@@ -14,25 +14,22 @@
 #include "launch_support.hpp"
 #include "mainloop.cuh"
 #include "your_functions.hpp"
-#include "ring_model.hpp"
 #include "ring_storage.cuh"
 #include "tile_source.hpp"
-#include "tma_pipeline.hpp"
 
 #include "common/check.hpp"
-#include "common/device.hpp"
 #include "common/gemm.hpp"
-#include "common/variants.hpp"
 
 #include <cuda.h>
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 
 namespace lesson11 {
+
+using course::bf16;
 
 //! [ring_config]
 /// One instance of the warp-specialized kernel: its three policies, and what follows from them.
@@ -130,31 +127,17 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 /// the CPU model (ring_model.hpp). A protocol mistake is then an error message, not a hung GPU.
 template <class Cfg>
 void require_ready(const char* kernel) {
-  const course::DeviceInfo& device = course::current_device_info();
-  const std::string gpu_error =
-      Cfg::kWgmma ? hopper_support_error(device) : tma_support_error(device);
-  if (!gpu_error.empty()) throw std::runtime_error(std::string(kernel) + ": " + gpu_error);
   static const std::string why = [] {
-    constexpr int bm = Cfg::kBlockM, bn = Cfg::kBlockN;
     (void)make_smem_descriptor(0);  // a stub says "not implemented" here, on the host
-    const std::uint32_t boxes = static_cast<std::uint32_t>((bm + bn) * 64 * 2);
-    const std::uint32_t announced = stage_tx_bytes(bm, bn, 64);
-    if (announced != boxes) {
-      return "stage_tx_bytes(" + std::to_string(bm) + ", " + std::to_string(bn) + ", 64) is " +
-             std::to_string(announced) + " but the stage's two TMA boxes bring " +
-             std::to_string(boxes) + " bytes: " +
-             (announced > boxes ? "the full barrier would never complete (a hang)"
-                                : "the full barrier would complete before the data landed");
-    }
     // The protocol this kernel is compiled with: that of the pipeline_exercises.cuh included here.
-    const RingProtocol ring{[](int it, int stages) { return producer_slot(it, stages); },
-                            [](int it, int stages) { return consumer_slot(it, stages); },
-                            [](int warps) { return empty_barrier_arrivals(warps); }};
-    return check_ring_protocol(ring, Cfg::kStages, Cfg::kReleasingWarps, 4 * Cfg::kStages + 3);
+    const detail::YourRing yours{[](int it, int stages) { return producer_slot(it, stages); },
+                                 [](int it, int stages) { return consumer_slot(it, stages); },
+                                 [](int warps) { return empty_barrier_arrivals(warps); },
+                                 stage_tx_bytes(Cfg::kBlockM, Cfg::kBlockN, 64)};
+    return detail::ring_error(yours, Cfg::kBlockM, Cfg::kBlockN, Cfg::kStages,
+                              Cfg::kReleasingWarps);
   }();
-  if (!why.empty()) {
-    throw std::logic_error(std::string(kernel) + ": the ring's protocol is wrong: " + why);
-  }
+  detail::require_ready(kernel, Cfg::kWgmma, why);
 }
 //! [ring_check]
 
@@ -185,7 +168,7 @@ int resident_blocks(const char* name, Kernel kernel) {
     int per_sm = 0;
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Cfg::kThreads,
                                                              Cfg::kSmemBytes));
-    return std::min(per_sm, 1) * detail::sm_count();
+    return (per_sm > 0 ? 1 : 0) * detail::sm_count();
   }();
   if (resident < 1) {
     throw std::runtime_error(std::string(name) + ": a block of " + std::to_string(Cfg::kThreads) +
