@@ -140,7 +140,7 @@ void warptiled_sgemm(int M, int N, int K, float alpha, const float* A, const flo
 
 //! [configs]
 /// The lesson's configurations: the one list of them, which the table (warptiled_configs()) and
-/// the build (lesson.toml's [configs]: a file a line) both expand. One line a configuration:
+/// the build (the record's configs table: a file a line) both expand. One line a configuration:
 /// X(tag, BM, BN, BK, WM, WN, WM_ITER, WN_ITER, TM, TN, MIN_BLOCKS). The tag `quick` marks what
 /// the lesson's tests need on any GPU, the two configurations tuned_warptiled_sgemm chooses from: a
 /// save grades with those alone (make grade-8, make watch), and with every line once that passes on

@@ -118,8 +118,8 @@ COURSE_HD inline void b_quad_coords(int tid, int i, int& k, int& n) {
 
 //! [configs]
 // The lesson's configurations: the one list of them, which the table (calls-yours/
-// swizzled_sgemm.cu) and the build (lesson.toml's [configs]: a file a line) both expand. One line
-// a configuration: X(tag, ladder step or 0, its Tile). The tag `quick` marks what the lesson's
+// swizzled_sgemm.cu) and the build (the record's configs table: a file a line) both expand. One
+// line a configuration: X(tag, ladder step or 0, its Tile). The tag `quick` marks what the lesson's
 // tests need on any GPU: the final tile in its three layouts (the ladder's steps 4 to 6) and the
 // two smaller tiles final_sgemm falls back to. A save grades with those alone (make grade-9, make
 // watch), and with every line once that passes on a GPU (and in make grade, make test).

@@ -95,7 +95,7 @@ __device__ __forceinline__ void block_tile(int block, int tiles_m, int tiles_n, 
 
 //! [configs]
 // The lesson's configurations: the one list of them, which the table (calls-yours/mma_sync_gemm.cu)
-// and the build (lesson.toml's [configs]: a file a line) both expand. One line a configuration:
+// and the build (the record's configs table: a file a line) both expand. One line a configuration:
 // X(tag, ladder step or 0, its Tile<BM, BN, BK, WARPS_M, WARPS_N, STAGES, SWIZZLED>). The tag
 // `quick` marks what the lesson's tests need on any GPU: the tiles mma_sync_gemm chooses from and
 // the headline's plain twin. A save grades with those alone (make grade-10, make watch), and with

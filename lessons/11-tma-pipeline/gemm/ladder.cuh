@@ -42,7 +42,7 @@ using Portable = RingConfig<Mainloop<MmaSyncConsumer<128, 128>, 3>, RegistersEpi
 //! [portable_config]
 
 //! [list]
-// The list the build compiles (lesson.toml's [configs]), a file a line: X(tag, launch, config).
+// The list the build compiles (the record's configs table), a file a line: X(tag, launch, config).
 // `quick` marks what the lesson's tests need on any GPU (rungs 6 and 7): a save grades with those
 // alone, and with every line once they pass on a GPU.
 #define LESSON11_CONFIGS(X)      \
