@@ -5,8 +5,8 @@
 // EXERCISE" and "END EXERCISE". The kernel that calls these functions, its launchers and its
 // configurations are given: lessons/08-warp-shuffle/calls-yours/warptiled_kernel.cuh includes this
 // file, so your functions are compiled with the kernel and inlined into it (the files that compile
-// the configurations include that one, and warptiled_sgemm_part1.cu also compiles thread_place
-// once for the CPU, as thread_place_on_host, the copy the grader calls). Each is `inline`: every
+// the configurations include that one, and calls-yours/on_host.cu compiles thread_place once for
+// the CPU, as thread_place_on_host, the copy the grader calls). Each is `inline`: every
 // file that compiles a configuration has its own copy.
 // solutions/08-warp-shuffle/warptiled_parts.cuh is this file with the regions filled in. The
 // contract is lessons/08-warp-shuffle/warptiled_sgemm.hpp; the chapter,

@@ -6,8 +6,8 @@
 // and "END EXERCISE". The kernel that stores and reads its A tile through these functions, its
 // launchers and its configurations are given: lessons/09-swizzling/calls-yours/swizzled_kernel.cuh
 // includes this file, so your functions are compiled with the kernel and inlined into it (the
-// files that compile the configurations include that one, and swizzled_sgemm_part1.cu also
-// compiles your functions for the grader, which calls them on the CPU).
+// files that compile the configurations include that one, and calls-yours/on_host.cu compiles
+// your functions once more for the grader, which calls them on the CPU).
 // solutions/09-swizzling/swizzle_parts.cuh is this file with the regions filled in. The contract,
 // with worked examples, is lessons/09-swizzling/smem_swizzle.hpp; the chapter,
 // lessons/09-swizzling/README.md, explains the ideas.

@@ -6,8 +6,8 @@
 // EXERCISE" and "END EXERCISE". The kernel that calls these functions, its launchers and its
 // configurations are given: lessons/10-tensor-cores/calls-yours/mma_sync_kernel.cuh includes this
 // file, so your functions are compiled with the kernel and inlined into it (the files that compile
-// the configurations include that one, and mma_sync_gemm_part1.cu also compiles the three mappings
-// for the grader, which calls them on the CPU).
+// the configurations include that one, and calls-yours/on_host.cu compiles the three mappings once
+// more for the grader, which calls them on the CPU).
 // solutions/10-tensor-cores/mma_sync_parts.cuh is this file with the regions filled in. The
 // contracts are lessons/10-tensor-cores/mma_fragment.hpp and mma_sync_gemm.hpp; the chapter,
 // lessons/10-tensor-cores/README.md, explains the ideas. Row-major everywhere; x is the column, y
