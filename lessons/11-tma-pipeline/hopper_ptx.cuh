@@ -14,9 +14,11 @@
 
 #include <cstdint>
 
-// Defined where this translation unit is compiled for an architecture without wgmma.
+// The inline PTX of sm_90a alone (wgmma, setmaxnreg): compiled for another target, a trap.
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define LESSON11_NO_WGMMA 1
+#define LESSON11_SM90A_ASM(...) __trap()
+#else
+#define LESSON11_SM90A_ASM(...) asm volatile(__VA_ARGS__)
 #endif
 
 namespace lesson11::ptx {
@@ -175,10 +177,6 @@ __device__ inline void tma_store_2d(const CUtensorMap* map, const void* src, int
 __device__ inline void tma_store_commit() {
   asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 }
-// Waits until the committed stores have *read* their shared memory (it may be rewritten).
-__device__ inline void tma_store_wait_read() {
-  asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-}
 // Waits until the committed stores are complete (their writes done): before the block exits.
 __device__ inline void tma_store_wait_all() {
   asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
@@ -192,10 +190,11 @@ __device__ inline void fence_proxy_async_smem() {
 //! [tma_store]
 
 // Waits until at most kPending of the most recently committed groups may still be reading their
-// shared memory: with two staging buffers used in turn, the store of the buffer about to be
-// rewritten is then done reading, while the other buffer's store may go on.
+// shared memory (0: every committed store has read it, and it may be rewritten). With two staging
+// buffers used in turn, the store of the buffer about to be rewritten is then done reading, while
+// the other buffer's store may go on.
 template <int kPending>
-__device__ inline void tma_store_wait_read_pending() {
+__device__ inline void tma_store_wait_read() {
   asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(kPending) : "memory");
 }
 
@@ -228,19 +227,11 @@ __device__ inline void stmatrix_x4(std::uint32_t address, std::uint32_t r0, std:
 // registers back to the SM's pool and the consumers take them.
 template <int kRegs>
 __device__ inline void setmaxnreg_dec() {
-#ifdef LESSON11_NO_WGMMA
-  __trap();
-#else
-  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(kRegs));
-#endif
+  LESSON11_SM90A_ASM("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(kRegs));
 }
 template <int kRegs>
 __device__ inline void setmaxnreg_inc() {
-#ifdef LESSON11_NO_WGMMA
-  __trap();
-#else
-  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(kRegs));
-#endif
+  LESSON11_SM90A_ASM("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(kRegs));
 }
 //! [setmaxnreg]
 
@@ -248,28 +239,16 @@ __device__ inline void setmaxnreg_inc() {
 //! [wgmma_sync]
 // Before the first wgmma that uses accumulator registers written by ordinary instructions.
 __device__ inline void wgmma_fence() {
-#ifdef LESSON11_NO_WGMMA
-  __trap();
-#else
-  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-#endif
+  LESSON11_SM90A_ASM("wgmma.fence.sync.aligned;" ::: "memory");
 }
 // Closes the group of wgmmas issued so far.
 __device__ inline void wgmma_commit() {
-#ifdef LESSON11_NO_WGMMA
-  __trap();
-#else
-  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-#endif
+  LESSON11_SM90A_ASM("wgmma.commit_group.sync.aligned;" ::: "memory");
 }
 // Waits until at most kPending committed groups are still running.
 template <int kPending>
 __device__ inline void wgmma_wait() {
-#ifdef LESSON11_NO_WGMMA
-  __trap();
-#else
-  asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(kPending) : "memory");
-#endif
+  LESSON11_SM90A_ASM("wgmma.wait_group.sync.aligned %0;" ::"n"(kPending) : "memory");
 }
 //! [wgmma_sync]
 
@@ -294,26 +273,18 @@ __device__ void wgmma_m64k16(WgmmaAccum<N>& acc, std::uint64_t desc_a, std::uint
 template <>
 __device__ inline void wgmma_m64k16<128>(WgmmaAccum<128>& acc, std::uint64_t desc_a,
                                          std::uint64_t desc_b, int scale_d) {
-#ifdef LESSON11_NO_WGMMA
-  (void)acc, (void)desc_a, (void)desc_b, (void)scale_d;
-  __trap();
-#else
-  asm volatile(
-      "{\n"
-      ".reg .pred p;\n"
-      "setp.ne.b32 p, %66, 0;\n"
+  LESSON11_SM90A_ASM(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
       "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
       "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
-      "%64, %65, p, 1, 1, 0, 0;\n"
-      "}\n"
+      "%64, %65, p, 1, 1, 0, 0;\n}\n"
       : LESSON11_WGMMA_REGS_8(0), LESSON11_WGMMA_REGS_8(8), LESSON11_WGMMA_REGS_8(16),
         LESSON11_WGMMA_REGS_8(24), LESSON11_WGMMA_REGS_8(32), LESSON11_WGMMA_REGS_8(40),
         LESSON11_WGMMA_REGS_8(48), LESSON11_WGMMA_REGS_8(56)
       : "l"(desc_a), "l"(desc_b), "r"(scale_d));
-#endif
 }
 //! [wgmma_n128]
 
@@ -321,41 +292,27 @@ __device__ inline void wgmma_m64k16<128>(WgmmaAccum<128>& acc, std::uint64_t des
 template <>
 __device__ inline void wgmma_m64k16<160>(WgmmaAccum<160>& acc, std::uint64_t desc_a,
                                          std::uint64_t desc_b, int scale_d) {
-#ifdef LESSON11_NO_WGMMA
-  (void)acc, (void)desc_a, (void)desc_b, (void)scale_d;
-  __trap();
-#else
-  asm volatile(
-      "{\n"
-      ".reg .pred p;\n"
-      "setp.ne.b32 p, %82, 0;\n"
+  LESSON11_SM90A_ASM(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %82, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n160k16.f32.bf16.bf16 "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
       "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
       "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
       "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79}, "
-      "%80, %81, p, 1, 1, 0, 0;\n"
-      "}\n"
+      "%80, %81, p, 1, 1, 0, 0;\n}\n"
       : LESSON11_WGMMA_REGS_8(0), LESSON11_WGMMA_REGS_8(8), LESSON11_WGMMA_REGS_8(16),
         LESSON11_WGMMA_REGS_8(24), LESSON11_WGMMA_REGS_8(32), LESSON11_WGMMA_REGS_8(40),
         LESSON11_WGMMA_REGS_8(48), LESSON11_WGMMA_REGS_8(56), LESSON11_WGMMA_REGS_8(64),
         LESSON11_WGMMA_REGS_8(72)
       : "l"(desc_a), "l"(desc_b), "r"(scale_d));
-#endif
 }
 
 template <>
 __device__ inline void wgmma_m64k16<256>(WgmmaAccum<256>& acc, std::uint64_t desc_a,
                                          std::uint64_t desc_b, int scale_d) {
-#ifdef LESSON11_NO_WGMMA
-  (void)acc, (void)desc_a, (void)desc_b, (void)scale_d;
-  __trap();
-#else
-  asm volatile(
-      "{\n"
-      ".reg .pred p;\n"
-      "setp.ne.b32 p, %130, 0;\n"
+  LESSON11_SM90A_ASM(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
@@ -366,8 +323,7 @@ __device__ inline void wgmma_m64k16<256>(WgmmaAccum<256>& acc, std::uint64_t des
       "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, "
       "%111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, "
       "%126, %127}, "
-      "%128, %129, p, 1, 1, 0, 0;\n"
-      "}\n"
+      "%128, %129, p, 1, 1, 0, 0;\n}\n"
       : LESSON11_WGMMA_REGS_8(0), LESSON11_WGMMA_REGS_8(8), LESSON11_WGMMA_REGS_8(16),
         LESSON11_WGMMA_REGS_8(24), LESSON11_WGMMA_REGS_8(32), LESSON11_WGMMA_REGS_8(40),
         LESSON11_WGMMA_REGS_8(48), LESSON11_WGMMA_REGS_8(56), LESSON11_WGMMA_REGS_8(64),
@@ -375,7 +331,6 @@ __device__ inline void wgmma_m64k16<256>(WgmmaAccum<256>& acc, std::uint64_t des
         LESSON11_WGMMA_REGS_8(96), LESSON11_WGMMA_REGS_8(104), LESSON11_WGMMA_REGS_8(112),
         LESSON11_WGMMA_REGS_8(120)
       : "l"(desc_a), "l"(desc_b), "r"(scale_d));
-#endif
 }
 
 #undef LESSON11_WGMMA_REGS_8

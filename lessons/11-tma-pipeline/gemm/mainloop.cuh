@@ -90,10 +90,7 @@ struct WgmmaConsumer {
   __device__ static int first_row(int consumer) {
     return consumer * kConsumerRows;
   }
-  static constexpr int kFragments = kParts, kFragmentN = BN;
-  __device__ static const ptx::WgmmaAccum<BN>& fragment(const Accum& acc, int i) {
-    return acc.part[i];
-  }
+  static constexpr int kFragments = kParts;
   __device__ static int fragment_row(int i, int cwarp) {
     return first_row(cwarp / 4) + 64 * i;
   }
@@ -123,9 +120,9 @@ struct MmaSyncConsumer {
   static constexpr int kWarpM = BM / 2, kWarpN = BN / 4;             // a warp's tile
   static constexpr int kTilesM = kWarpM / 16, kTilesN = kWarpN / 8;  // its mma results
   static constexpr bool kWgmma = false, kAsync = false;
-  /// Result (i, j) of the warp, rows 16 i.., columns 8 j..: d[i].d[4 j .. 4 j + 3], the layout of
-  /// a 16 x 8 C fragment (and of wgmma's accumulators, so the register epilogue is shared).
-  using Accum = ptx::WgmmaAccum<kWarpN>[kTilesM];
+  /// Result (i, j) of the warp, rows 16 i.., columns 8 j..: part[i].d[4 j .. 4 j + 3], the layout
+  /// of a 16 x 8 C fragment (and of wgmma's accumulators, so the register epilogue is shared).
+  using Accum = TileAccum<kWarpN, kTilesM>;
   static_assert(kTilesN % 2 == 0, "B's fragments come two 8-column tiles per ldmatrix.x4");
 
   // No setmaxnreg (the plain sm_100 and sm_120 targets lack it): 64 accumulators need no more.
@@ -135,7 +132,7 @@ struct MmaSyncConsumer {
 #pragma unroll
     for (int i = 0; i < kTilesM; ++i) {
 #pragma unroll
-      for (int k = 0; k < kWarpN / 2; ++k) acc[i].d[k] = 0.0f;
+      for (int k = 0; k < kWarpN / 2; ++k) acc.part[i].d[k] = 0.0f;
     }
   }
   //! [mma_sync_k_block]
@@ -167,23 +164,20 @@ struct MmaSyncConsumer {
       for (int i = 0; i < kTilesM; ++i) {
 #pragma unroll
         for (int j = 0; j < kTilesN; ++j) {
-          float d[4] = {acc[i].d[4 * j], acc[i].d[4 * j + 1], acc[i].d[4 * j + 2],
-                        acc[i].d[4 * j + 3]};
+          float d[4] = {acc.part[i].d[4 * j], acc.part[i].d[4 * j + 1],
+                        acc.part[i].d[4 * j + 2], acc.part[i].d[4 * j + 3]};
           const std::uint32_t bj[2] = {fb[j / 2][2 * (j % 2)], fb[j / 2][2 * (j % 2) + 1]};
           lesson10::mma_m16n8k16_bf16(d, fa[i], bj);
 #pragma unroll
-          for (int k = 0; k < 4; ++k) acc[i].d[4 * j + k] = d[k];
+          for (int k = 0; k < 4; ++k) acc.part[i].d[4 * j + k] = d[k];
         }
       }
     }
   }
   //! [mma_sync_k_block]
   /// Where the register epilogue finds the results (epilogue.cuh): the 16-row strip i of warp
-  /// cwarp's tile is fragment i, laid out as wgmma's warp 0 holds its rows.
-  static constexpr int kFragments = kTilesM, kFragmentN = kWarpN;
-  __device__ static const ptx::WgmmaAccum<kWarpN>& fragment(const Accum& acc, int i) {
-    return acc[i];
-  }
+  /// cwarp's tile is part i, laid out as wgmma's warp 0 holds its rows.
+  static constexpr int kFragments = kTilesM;
   __device__ static int fragment_row(int i, int cwarp) {
     return (cwarp / 4) * kWarpM + 16 * i;
   }

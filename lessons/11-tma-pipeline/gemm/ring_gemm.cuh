@@ -203,11 +203,12 @@ void launch_ring(const char* name, TileSchedule schedule, int M, int N, int K, f
   const CUtensorMap& map_b = *detail::tensor_map(B, N, K, Cfg::kBlockN, Cfg::kBlockK);
   // The TMA store's map needs a row stride that is a multiple of 16 bytes (N % 8 == 0); the
   // kernel without a TMA store never reads it, and gets A's map in its place.
-  const CUtensorMap& map_c =
-      Epilogue::kTmaStore ? *detail::tensor_map(C, M, N, Epilogue::kStoreRows,
-                                                Epilogue::template store_cols<Cfg::kBlockN>())
-                          : map_a;
-  kernel<<<p.tiles.grid, Cfg::kThreads, Cfg::kSmemBytes>>>(map_a, map_b, map_c, p);
+  const CUtensorMap* map_c = &map_a;
+  if constexpr (Epilogue::kTmaStore) {
+    map_c = detail::tensor_map(C, M, N, Epilogue::kStoreRows,
+                               Epilogue::template kStoreCols<Cfg::kBlockN>);
+  }
+  kernel<<<p.tiles.grid, Cfg::kThreads, Cfg::kSmemBytes>>>(map_a, map_b, *map_c, p);
   CHECK_LAUNCH();
 }
 //! [launch_ring]

@@ -117,12 +117,13 @@ void launch(const char* name, Kernel kernel, Schedule schedule, int M, int N, in
   }
   const CUtensorMap& map_a = *detail::tensor_map(A, M, K, Cfg::kBlockM / CN, Cfg::kBlockK);
   const CUtensorMap& map_b = *detail::tensor_map(B, N, K, Cfg::kBlockN / CM, Cfg::kBlockK);
-  const CUtensorMap& map_c =
-      Epilogue::kTmaStore ? *detail::tensor_map(C, M, N, Epilogue::kStoreRows,
-                                                Epilogue::template store_cols<Cfg::kBlockN>())
-                          : map_a;
+  const CUtensorMap* map_c = &map_a;
+  if constexpr (Epilogue::kTmaStore) {
+    map_c = detail::tensor_map(C, M, N, Epilogue::kStoreRows,
+                               Epilogue::template kStoreCols<Cfg::kBlockN>);
+  }
   config.gridDim = dim3(plan.sk.grid * CL);
-  CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, map_a, map_b, map_c, p));
+  CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, map_a, map_b, *map_c, p));
   CHECK_LAUNCH();
 }
 //! [lab_launch]

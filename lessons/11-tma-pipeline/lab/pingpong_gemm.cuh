@@ -41,10 +41,7 @@ struct PingPongConsumer : WgmmaConsumer<128, 256> {
   __device__ static int first_row(int) {
     return 0;
   }
-  static constexpr int kFragments = kParts, kFragmentN = 128;
-  __device__ static const ptx::WgmmaAccum<128>& fragment(const Accum& acc, int i) {
-    return acc.part[i];
-  }
+  static constexpr int kFragments = kParts;
   __device__ static int fragment_row(int i, int) {
     return 64 * i;
   }

@@ -117,37 +117,31 @@ struct Staggered : ML {
 
 // ---- the streamed epilogue's slices written with st.shared -------------------------------------
 //! [stage_slice_st_shared]
-// With st.shared: 32 stores of 4 bytes per thread, one per pair of columns, as in
-// stage_accumulators.
-template <int N, bool kReadC>
-__device__ void stage_slice_st_shared(const ptx::WgmmaAccum<N>& acc, int j, const Problem& p,
-                                      std::uint32_t slice, int row0, int col0, int lane) {
-  const int row = lane / 4, col = 2 * (lane % 4);  // this thread's first element in the slice
-  // staging_offset(row + 8 half, 8 g + col), with row < 8: one base register, and the chunk's XOR
-  // and the half's 1024 bytes on top.
-  const std::uint32_t base = slice + row * 128 + col * 2;
-#pragma unroll
-  for (int g = 0; g < 8; ++g) {  // 8-column groups
-#pragma unroll
-    for (int half = 0; half < 2; ++half) {  // rows lane / 4, then 8 further
-      const int i = 32 * j + 4 * g + 2 * half;
-      const std::uint32_t v =
-          scaled_pair<N, kReadC>(acc, i, p, row0 + row + 8 * half, col0 + 8 * g + col);
-      ptx::st_shared_b32(base + half * 8 * 128 + ((g ^ row) << 4), v);
-    }
-  }
-}
-//! [stage_slice_st_shared]
-
-/// StreamedEpilogue<StSharedSlices>: the slices written with st.shared, 64 columns wide.
+/// StreamedEpilogue<StSharedSlices>: the slices written with st.shared, 64 columns wide: 32 stores
+/// of 4 bytes per thread, one per pair of columns, as in stage_accumulators.
 struct StSharedSlices {
   template <int N, bool kReadC, int SLICE>
   __device__ static void write(const ptx::WgmmaAccum<N>& acc, int j, const Problem& p,
                                std::uint32_t slice, int row0, int col0, int lane) {
     static_assert(SLICE == 64, "st.shared writes slices of 64 columns");
-    stage_slice_st_shared<N, kReadC>(acc, j, p, slice, row0, col0, lane);
+    const int row = lane / 4, col = 2 * (lane % 4);  // this thread's first element in the slice
+    // staging_offset(row + 8 half, 8 g + col), with row < 8: one base register, and the chunk's
+    // XOR and the half's 1024 bytes on top.
+    const std::uint32_t base = slice + row * 128 + col * 2;
+#pragma unroll
+    for (int g = 0; g < 8; ++g) {  // 8-column groups
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {  // rows lane / 4, then 8 further
+        const int i = 32 * j + 4 * g + 2 * half;
+        __nv_bfloat162 v =
+            scaled_pair<kReadC>(acc, i, p, row0 + row + 8 * half, col0 + 8 * g + col);
+        ptx::st_shared_b32(base + half * 8 * 128 + ((g ^ row) << 4),
+                           *reinterpret_cast<std::uint32_t*>(&v));
+      }
+    }
   }
 };
+//! [stage_slice_st_shared]
 
 // ---- stream-K -----------------------------------------------------------------------------------
 /// The workspace through which the pieces of a split tile meet: one tile of FP32 sums per block of
