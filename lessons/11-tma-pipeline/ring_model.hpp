@@ -54,13 +54,18 @@ struct RingMove {
   int produced = 0, consumed = 0;
 };
 
+/// The observer of a play_ring that has none.
+struct NoObserver {
+  void operator()(const RingMove&) const {}
+};
+
 /// Plays `iterations` k-blocks through a ring of `stages` stages with `consumer_warps` consumer
 /// warps, in the order `schedule` picks (true: the producer tries a step, false: the consumers
 /// do), and calls `observe(const RingMove&)` after every move. Returns "" when every k-block went
 /// through correctly, else what went wrong, in words.
-template <typename Schedule, typename Observe>
+template <typename Schedule, typename Observe = NoObserver>
 std::string play_ring(const RingProtocol& ring, int stages, int consumer_warps, int iterations,
-                      Schedule schedule, Observe observe) {
+                      Schedule schedule, Observe observe = {}) {
   const std::uint32_t arrivals = ring.empty_barrier_arrivals(consumer_warps);
   if (arrivals == 0) {
     return "empty_barrier_arrivals returned 0: a barrier needs at least one arrival";
@@ -73,21 +78,24 @@ std::string play_ring(const RingProtocol& ring, int stages, int consumer_warps, 
   const std::string ctx = " (" + std::to_string(stages) + " stages, " +
                           std::to_string(consumer_warps) + " consumer warps)";
   std::string error;
-  RingMove last;  // the move just made
+  RingMove last;  // the move just made: who, which k-block, its slot
+  // Why the slot `who` gave for k-block `it` is not one of the ring ("" when it is).
+  auto bad_slot = [&](const char* who, int it, RingSlot s) -> std::string {
+    if (s.stage != it % stages) {
+      return std::string(who) + "(" + std::to_string(it) + ", " + std::to_string(stages) +
+             ") gave stage " + std::to_string(s.stage) + ": k-block it is in stage it % stages";
+    }
+    if (s.parity > 1) {
+      return std::string(who) + " gave parity " + std::to_string(s.parity) + ": a parity is 0 or 1";
+    }
+    return "";
+  };
   // One step of the producer: true when it loaded a k-block.
   auto producer_step = [&]() -> bool {
     if (produced == iterations) return false;
     const RingSlot s = ring.producer_slot(produced, stages);
-    if (s.stage != produced % stages) {
-      error = "producer_slot(" + std::to_string(produced) + ", " + std::to_string(stages) +
-              ") gave stage " + std::to_string(s.stage) + ": k-block it goes to stage it % stages";
-      return false;
-    }
-    if (s.parity > 1) {
-      error = "producer_slot gave parity " + std::to_string(s.parity) + ": a parity is 0 or 1";
-      return false;
-    }
-    if (!empty[s.stage].passed(s.parity)) return false;
+    error = bad_slot("producer_slot", produced, s);
+    if (!error.empty() || !empty[s.stage].passed(s.parity)) return false;
     if (!consumed[s.stage]) {
       error = "the producer refilled stage " + std::to_string(s.stage) + " with k-block " +
               std::to_string(produced) + " while k-block " + std::to_string(holds[s.stage]) +
@@ -104,16 +112,8 @@ std::string play_ring(const RingProtocol& ring, int stages, int consumer_warps, 
   // One step of the consumers: true when they multiplied and released a k-block.
   auto consumer_step = [&]() -> bool {
     const RingSlot s = ring.consumer_slot(consumed_count, stages);
-    if (s.stage != consumed_count % stages) {
-      error = "consumer_slot(" + std::to_string(consumed_count) + ", " + std::to_string(stages) +
-              ") gave stage " + std::to_string(s.stage) + ": k-block it is in stage it % stages";
-      return false;
-    }
-    if (s.parity > 1) {
-      error = "consumer_slot gave parity " + std::to_string(s.parity) + ": a parity is 0 or 1";
-      return false;
-    }
-    if (!full[s.stage].passed(s.parity)) return false;
+    error = bad_slot("consumer_slot", consumed_count, s);
+    if (!error.empty() || !full[s.stage].passed(s.parity)) return false;
     if (holds[s.stage] != consumed_count || consumed[s.stage]) {
       error = "a consumer went through the full barrier of stage " + std::to_string(s.stage) +
               " for k-block " + std::to_string(consumed_count) + " while the stage holds " +
@@ -149,22 +149,10 @@ std::string play_ring(const RingProtocol& ring, int stages, int consumer_warps, 
              "the full barrier of stage " + std::to_string(consumed_count % stages) +
              " (on the GPU: a hang)" + ctx;
     }
-    last.full = full;
-    last.empty = empty;
-    last.holds = holds;
-    last.released = consumed;
-    last.produced = produced;
-    last.consumed = consumed_count;
-    observe(static_cast<const RingMove&>(last));
+    observe(RingMove{last.producer, last.it, last.slot, full, empty, holds, consumed, produced,
+                     consumed_count});
   }
   return "";
-}
-
-/// play_ring without an observer.
-template <typename Schedule>
-std::string play_ring(const RingProtocol& ring, int stages, int consumer_warps, int iterations,
-                      Schedule schedule) {
-  return play_ring(ring, stages, consumer_warps, iterations, schedule, [](const RingMove&) {});
 }
 
 /// play_ring with the consumers eager, with the producer running ahead as far as it can, and with

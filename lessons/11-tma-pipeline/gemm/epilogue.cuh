@@ -26,6 +26,20 @@ namespace lesson11 {
 template <int N, int PARTS>
 struct TileAccum {
   ptx::WgmmaAccum<N> part[PARTS];
+  __device__ void zero() {
+#pragma unroll
+    for (int h = 0; h < PARTS; ++h) {
+#pragma unroll
+      for (int i = 0; i < N / 2; ++i) part[h].d[i] = 0.0f;
+    }
+  }
+};
+
+/// Where fragment i of a consumer warp's results (a 16-row strip of wgmma's accumulator layout)
+/// lies: its first row and column in the tile, and the warp of an m64 wgmma result whose rows the
+/// layout gives it (accum_row).
+struct Fragment {
+  int row, col, warp;
 };
 
 /// The problem a kernel solves, besides its tensor maps: C = alpha * A * B^T + beta * C.
@@ -59,8 +73,8 @@ __device__ inline float scaled(float acc, const Problem& p, int row, int col) {
 // Accumulators i and i + 1, C(row, col) and C(row, col + 1), as a bf16 pair: alpha * acc, plus
 // beta * C when kReadC.
 template <bool kReadC, int N>
-__device__ inline __nv_bfloat162 scaled_pair(const ptx::WgmmaAccum<N>& acc, int i,
-                                             const Problem& p, int row, int col) {
+__device__ inline __nv_bfloat162 scaled_pair(const ptx::WgmmaAccum<N>& acc, int i, const Problem& p,
+                                             int row, int col) {
   float v0 = p.alpha * acc.d[i], v1 = p.alpha * acc.d[i + 1];
   if constexpr (kReadC) {
     v0 = scaled(acc.d[i], p, row, col);
@@ -127,8 +141,8 @@ __device__ void stage_accumulators(const ptx::WgmmaAccum<N>& acc, const Problem&
 #pragma unroll
   for (int i = 0; i < N / 2; i += 2) {
     const int j = i / 4, half = (i & 2) ? 8 : 0;
-    __nv_bfloat162 pair = scaled_pair<kReadC>(acc, i, p, row0 + accum_row(i, warp, lane),
-                                              col0 + accum_col(i, lane));
+    __nv_bfloat162 pair =
+        scaled_pair<kReadC>(acc, i, p, row0 + accum_row(i, warp, lane), col0 + accum_col(i, lane));
     const std::uint32_t offset = (j / 8) * 64 * 128 + half * 128 + (((j % 8) ^ row_xor) << 4);
     ptx::st_shared_b32(base + offset, *reinterpret_cast<std::uint32_t*>(&pair));
   }
@@ -148,9 +162,9 @@ __device__ void stage_accumulators(const ptx::WgmmaAccum<N>& acc, const Problem&
 
 //! [stage_slice_stmatrix]
 /// The streamed epilogue's writer of a slice, with stmatrix: 4 instructions per thread, each 16
-/// columns by 16 rows. Its four matrices are the four 8 x 8 blocks of accumulators d[i] .. d[i + 7],
-/// in register order: a wgmma fragment is already what stmatrix wants; only the addresses follow
-/// the swizzle.
+/// columns by 16 rows. Its four matrices are the four 8 x 8 blocks of accumulators d[i] .. d[i +
+/// 7], in register order: a wgmma fragment is already what stmatrix wants; only the addresses
+/// follow the swizzle.
 struct StmatrixSlices {
   template <int N, bool kReadC, int SLICE>
   __device__ static void write(const ptx::WgmmaAccum<N>& acc, int j, const Problem& p,
@@ -198,9 +212,8 @@ struct RegistersEpilogue {
                                int lane) {
 #pragma unroll
     for (int i = 0; i < Consumer::kFragments; ++i) {
-      store_accumulators(acc.part[i], p, row0 + Consumer::fragment_row(i, cwarp),
-                         col0 + Consumer::fragment_col(cwarp), Consumer::fragment_warp(cwarp),
-                         lane);
+      const Fragment f = Consumer::fragment(i, cwarp);
+      store_accumulators(acc.part[i], p, row0 + f.row, col0 + f.col, f.warp, lane);
     }
   }
   __device__ static void finish(int) {}
@@ -302,11 +315,7 @@ struct StreamedEpilogue {
           const std::uint32_t slice = ptx::smem_addr(slice_ptr);
           const int row = row0 + 64 * h + 16 * warp, col = col0 + SLICE * j;
           if (lane == 0) {
-            if (round.last_stored) {
-              ptx::tma_store_wait_read<1>();
-            } else {
-              ptx::tma_store_wait_read<0>();
-            }
+            round.last_stored ? ptx::tma_store_wait_read<1>() : ptx::tma_store_wait_read<0>();
           }
           __syncwarp();
           Writer::template write<N, decltype(read_c)::value, SLICE>(acc.part[h], j, p, slice, row,

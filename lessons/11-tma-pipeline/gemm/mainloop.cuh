@@ -72,13 +72,6 @@ struct WgmmaConsumer {
 
   __device__ static void producer_starts() { ptx::setmaxnreg_dec<kProducerRegs>(); }
   __device__ static void consumer_starts() { ptx::setmaxnreg_inc<kConsumerRegs>(); }
-  __device__ static void zero(Accum& acc) {
-#pragma unroll
-    for (int h = 0; h < kParts; ++h) {
-#pragma unroll
-      for (int i = 0; i < BN / 2; ++i) acc.part[h].d[i] = 0.0f;
-    }
-  }
   /// One k-block: consumer warp `cwarp` belongs to warpgroup cwarp / 4, whose rows start
   /// kConsumerRows rows (128 bytes each) into the stage's A tile.
   __device__ static void k_block(Accum& acc, std::uint32_t a, std::uint32_t b, int cwarp, int) {
@@ -87,18 +80,10 @@ struct WgmmaConsumer {
   /// Where the epilogues find the results: consumer warpgroup c's rows start at c kConsumerRows;
   /// its part h (an m64nBN result) is fragment h, 64 h rows further, stored by warp cwarp % 4 of
   /// the warpgroup (epilogue.cuh).
-  __device__ static int first_row(int consumer) {
-    return consumer * kConsumerRows;
-  }
+  __device__ static int first_row(int consumer) { return consumer * kConsumerRows; }
   static constexpr int kFragments = kParts;
-  __device__ static int fragment_row(int i, int cwarp) {
-    return first_row(cwarp / 4) + 64 * i;
-  }
-  __device__ static int fragment_col(int) {
-    return 0;
-  }
-  __device__ static int fragment_warp(int cwarp) {
-    return cwarp % 4;
+  __device__ static Fragment fragment(int i, int cwarp) {
+    return {first_row(cwarp / 4) + 64 * i, 0, cwarp % 4};
   }
 };
 //! [wgmma_consumer]
@@ -128,13 +113,6 @@ struct MmaSyncConsumer {
   // No setmaxnreg (the plain sm_100 and sm_120 targets lack it): 64 accumulators need no more.
   __device__ static void producer_starts() {}
   __device__ static void consumer_starts() {}
-  __device__ static void zero(Accum& acc) {
-#pragma unroll
-    for (int i = 0; i < kTilesM; ++i) {
-#pragma unroll
-      for (int k = 0; k < kWarpN / 2; ++k) acc.part[i].d[k] = 0.0f;
-    }
-  }
   //! [mma_sync_k_block]
   /// One k-block (64 along K: four k-steps of 16) of warp `cwarp`'s tile.
   __device__ static void k_block(Accum& acc, std::uint32_t a, std::uint32_t b, int cwarp,
@@ -164,12 +142,10 @@ struct MmaSyncConsumer {
       for (int i = 0; i < kTilesM; ++i) {
 #pragma unroll
         for (int j = 0; j < kTilesN; ++j) {
-          float d[4] = {acc.part[i].d[4 * j], acc.part[i].d[4 * j + 1],
-                        acc.part[i].d[4 * j + 2], acc.part[i].d[4 * j + 3]};
+          // Result (i, j) in place: d[4 j] .. d[4 j + 3] of part i.
+          auto& d = reinterpret_cast<float(&)[4]>(acc.part[i].d[4 * j]);
           const std::uint32_t bj[2] = {fb[j / 2][2 * (j % 2)], fb[j / 2][2 * (j % 2) + 1]};
           lesson10::mma_m16n8k16_bf16(d, fa[i], bj);
-#pragma unroll
-          for (int k = 0; k < 4; ++k) acc.part[i].d[4 * j + k] = d[k];
         }
       }
     }
@@ -178,14 +154,8 @@ struct MmaSyncConsumer {
   /// Where the register epilogue finds the results (epilogue.cuh): the 16-row strip i of warp
   /// cwarp's tile is part i, laid out as wgmma's warp 0 holds its rows.
   static constexpr int kFragments = kTilesM;
-  __device__ static int fragment_row(int i, int cwarp) {
-    return (cwarp / 4) * kWarpM + 16 * i;
-  }
-  __device__ static int fragment_col(int cwarp) {
-    return (cwarp % 4) * kWarpN;
-  }
-  __device__ static int fragment_warp(int) {
-    return 0;
+  __device__ static Fragment fragment(int i, int cwarp) {
+    return {(cwarp / 4) * kWarpM + 16 * i, (cwarp % 4) * kWarpN, 0};
   }
 };
 //! [mma_sync_consumer]
@@ -302,7 +272,7 @@ __device__ inline int issue(typename ML::Stages& st, typename ML::Barriers& bars
                             typename ML::Consumer::Accum& acc, int& it, int k_blocks, int warp,
                             int lane, int rank, const ptx::WaitLimit& limit) {
   using Consumer = typename ML::Consumer;
-  Consumer::zero(acc);
+  acc.zero();
   int previous_stage = -1;
   for (int kb = 0; kb < k_blocks; ++kb, ++it) {
     const RingSlot slot = consumer_slot(it, ML::kStages);

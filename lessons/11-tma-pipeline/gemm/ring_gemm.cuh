@@ -141,15 +141,20 @@ void require_ready(const char* kernel) {
 }
 //! [ring_check]
 
-/// The kernel's parameters for `problem`: the ring's counts from your functions, and the tile
-/// source's plan for `blocks` blocks (at most) walking the tiles in bands of `group`.
+/// The ring's counts from your functions, and the bound on its waits.
+template <class Cfg>
+RingParams ring_params() {
+  return RingParams{stage_tx_bytes(Cfg::kBlockM, Cfg::kBlockN, Cfg::kBlockK),
+                    empty_barrier_arrivals(Cfg::kReleasingWarps), detail::wait_limit()};
+}
+
+/// The kernel's parameters for `problem`: the ring's, and the tile source's plan for `blocks`
+/// blocks (at most) walking the tiles in bands of `group`.
 template <class Cfg>
 typename Cfg::Params make_params(const Problem& problem, int blocks, int group) {
   typename Cfg::Params p;
   p.problem = problem;
-  p.mainloop.stage_bytes = stage_tx_bytes(Cfg::kBlockM, Cfg::kBlockN, Cfg::kBlockK);
-  p.mainloop.empty_arrivals = empty_barrier_arrivals(Cfg::kReleasingWarps);
-  p.mainloop.limit = detail::wait_limit();
+  p.mainloop = ring_params<Cfg>();
   const int tiles_m = (problem.M + Cfg::kBlockM - 1) / Cfg::kBlockM;
   const int tiles_n = (problem.N + Cfg::kBlockN - 1) / Cfg::kBlockN;
   const int k_blocks = (problem.K + Cfg::kBlockK - 1) / Cfg::kBlockK;
@@ -212,19 +217,5 @@ void launch_ring(const char* name, TileSchedule schedule, int M, int N, int K, f
   CHECK_LAUNCH();
 }
 //! [launch_ring]
-
-//! [choose_epilogue]
-/// launch_ring for `WithTmaStore` when N % 8 == 0, else for its twin with the epilogue from
-/// registers: the TMA store needs a 16-byte row stride for C's tensor map.
-template <class WithTmaStore, class WithRegisterEpilogue>
-void launch_ring_for_n(const char* name, TileSchedule schedule, int M, int N, int K, float alpha,
-                       const bf16* A, const bf16* B, float beta, bf16* C) {
-  if (N % 8 == 0) {
-    launch_ring<WithTmaStore>(name, schedule, M, N, K, alpha, A, B, beta, C);
-  } else {
-    launch_ring<WithRegisterEpilogue>(name, schedule, M, N, K, alpha, A, B, beta, C);
-  }
-}
-//! [choose_epilogue]
 
 }  // namespace lesson11

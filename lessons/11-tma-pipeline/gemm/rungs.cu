@@ -41,8 +41,7 @@ void tma_wgmma_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16*
 template <class = void>
 void specialized_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                       bf16* C) {
-  TileSchedule one_tile_per_block;
-  one_tile_per_block.persistent = false;
+  const TileSchedule one_tile_per_block{8, false};
   launch_ring<Registers>("specialized_gemm", one_tile_per_block, M, N, K, alpha, A, B, beta, C);
 }
 
@@ -57,12 +56,16 @@ void persistent_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16
 
 //! [staged_store]
 // Rung 5: rung 4 with the epilogue through shared memory and a TMA store (3 stages, to make room
-// for the whole 64 KiB staging tile) when N % 8 == 0, and from registers otherwise.
+// for the whole 64 KiB staging tile) when N % 8 == 0, and from registers otherwise: the TMA store
+// needs a 16-byte row stride for C's tensor map.
 template <class = void>
 void staged_store_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* B, float beta,
                        bf16* C) {
-  launch_ring_for_n<StagedTile, Registers>("staged_store_gemm", TileSchedule{}, M, N, K, alpha, A,
-                                           B, beta, C);
+  if (N % 8 == 0) {
+    launch_ring<StagedTile>("staged_store_gemm", TileSchedule{}, M, N, K, alpha, A, B, beta, C);
+  } else {
+    launch_ring<Registers>("staged_store_gemm", TileSchedule{}, M, N, K, alpha, A, B, beta, C);
+  }
 }
 //! [staged_store]
 
@@ -90,39 +93,28 @@ void portable_gemm(int M, int N, int K, float alpha, const bf16* A, const bf16* 
 //! [portable]
 
 namespace {
-// An entry of the table: rung `step`, a wgmma rung (compute capability 9.0, sm_90a code) until the
-// entry says otherwise.
-Rung rung(int step, const char* name, const char* what, Bf16Launcher run) {
+// Whether this library compiled configuration T (built_configs.hpp: every line of LESSON11_CONFIGS,
+// or a save's grader's quick ones).
+#define LESSON11_IS(tag, Kind, Name, ...) std::is_same_v<T, Name> ||
+template <class T>
+constexpr bool kBuilt = COURSE_BUILT_CONFIGS(LESSON11_IS) false;
+#undef LESSON11_IS
+
+/// An entry of the table: rung `step`, a wgmma rung (compute capability 9.0, sm_90a code) unless
+/// `portable` (any GPU with TMA), with what its kernels (the configurations Cfgs) ask of an SM, for
+/// the tables: the most threads and shared memory of any, and the __launch_bounds__ promise of
+/// blocks per SM (the ring's kernels: one; rungs 1 and 2's kernel promises none, 0).
+template <class... Cfgs>
+Rung rung(int step, const char* name, const char* what, Bf16Launcher run, int min_blocks = 1,
+          bool portable = false) {
   Rung r;
   r.name = name;
   r.what = what;
   r.step = step;
   r.run = run;
-  r.min_cc = r.max_cc = 90;
-  r.cc_why = "TMA, wgmma and setmaxnreg, compiled for sm_90a";
-  return r;
-}
-
-// The portable rung runs wherever there is TMA.
-Rung on_any_gpu_with_tma(Rung r) {
   r.min_cc = 90;
-  r.max_cc = 0;
-  r.cc_why = "TMA and mbarrier";
-  return r;
-}
-
-// Whether this library compiled configuration T (built_configs.hpp: every line of LESSON11_CONFIGS,
-// or a save's grader's quick ones).
-#define LESSON11_IS(tag, launch, Cfg) std::is_same_v<T, Cfg> ||
-template <class T>
-constexpr bool kBuilt = COURSE_BUILT_CONFIGS(LESSON11_IS) false;
-#undef LESSON11_IS
-
-/// What a rung that launches one of `Cfgs`' kernels asks of an SM, for the tables: the most
-/// threads and shared memory of any, and the __launch_bounds__ promise of blocks per SM (the ring's
-/// kernels: one; rungs 1 and 2's kernel promises none, 0).
-template <class... Cfgs>
-Rung describing(Rung r, int min_blocks = 1) {
+  r.max_cc = portable ? 0 : 90;
+  r.cc_why = portable ? "TMA and mbarrier" : "TMA, wgmma and setmaxnreg, compiled for sm_90a";
   r.threads = std::max({Cfgs::kThreads...});
   r.smem_bytes = static_cast<std::size_t>(std::max({Cfgs::kSmemBytes...}));
   r.min_blocks = min_blocks;
@@ -137,30 +129,29 @@ template <class Dep>
 std::vector<Rung> ladder_of() {
   std::vector<Rung> ladder;
   if constexpr (kBuilt<OneStage>) {
-    ladder.push_back(
-        describing<OneStage>(rung(1, "tma_wgmma_1stage_gemm", "TMA + mbarrier + wgmma, one stage",
-                                  &tma_wgmma_1stage_gemm<Dep>),
-                             0));
+    ladder.push_back(rung<OneStage>(1, "tma_wgmma_1stage_gemm", "TMA + mbarrier + wgmma, one stage",
+                                    &tma_wgmma_1stage_gemm<Dep>, 0));
   }
   if constexpr (kBuilt<FourStages>) {
-    ladder.push_back(describing<FourStages>(
-        rung(2, "tma_wgmma_gemm", "4 stages in flight", &tma_wgmma_gemm<Dep>), 0));
+    ladder.push_back(
+        rung<FourStages>(2, "tma_wgmma_gemm", "4 stages in flight", &tma_wgmma_gemm<Dep>, 0));
   }
   if constexpr (kBuilt<Registers>) {
-    ladder.push_back(describing<Registers>(rung(
-        3, "specialized_gemm", "producer/consumer warpgroups, 128x256", &specialized_gemm<Dep>)));
-    ladder.push_back(describing<Registers>(
-        rung(4, "persistent_gemm", "persistent grid, tiles in bands", &persistent_gemm<Dep>)));
+    ladder.push_back(rung<Registers>(3, "specialized_gemm", "producer/consumer warpgroups, 128x256",
+                                     &specialized_gemm<Dep>));
+    ladder.push_back(rung<Registers>(4, "persistent_gemm", "persistent grid, tiles in bands",
+                                     &persistent_gemm<Dep>));
   }
   if constexpr (kBuilt<StagedTile> && kBuilt<Registers>) {
-    ladder.push_back(describing<StagedTile, Registers>(
-        rung(5, "staged_store_gemm", "epilogue through shared memory + TMA store",
-             &staged_store_gemm<Dep>)));
+    ladder.push_back(rung<StagedTile, Registers>(5, "staged_store_gemm",
+                                                 "epilogue through shared memory + TMA store",
+                                                 &staged_store_gemm<Dep>));
   }
-  ladder.push_back(describing<Headline, Tile192x160, Registers>(
-      rung(6, "hopper_gemm", "4 stages, streamed stmatrix epilogue", &hopper_gemm)));
-  ladder.push_back(describing<Portable>(on_any_gpu_with_tma(rung(
-      7, "portable_gemm", "the ring with mma.sync consumers: any GPU with TMA", &portable_gemm))));
+  ladder.push_back(rung<Headline, Tile192x160, Registers>(
+      6, "hopper_gemm", "4 stages, streamed stmatrix epilogue", &hopper_gemm));
+  ladder.push_back(rung<Portable>(7, "portable_gemm",
+                                  "the ring with mma.sync consumers: any GPU with TMA",
+                                  &portable_gemm, 1, true));
   return ladder;
 }
 //! [rungs]

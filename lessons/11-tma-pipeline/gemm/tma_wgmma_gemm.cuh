@@ -105,19 +105,11 @@ void launch_tma_wgmma(const char* name, int M, int N, int K, float alpha, const 
   course::require_bf16_gemm_shape(name, M, N, K, 8, A, B, C);
   course::require_gemm_shape(name, M, N, K, (static_cast<long>(M) + 63) / 64);
   require_ready<Cfg>(name);
-  RingParams ring;
-  ring.stage_bytes = stage_tx_bytes(64, Cfg::kBlockN, 64);
-  ring.limit = detail::wait_limit();
-  static const bool configured = [] {
-    CUDA_CHECK(cudaFuncSetAttribute(tma_wgmma_kernel<Cfg>,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes));
-    return true;
-  }();
-  (void)configured;
+  resident_blocks<Cfg>(name, &tma_wgmma_kernel<Cfg>);  // its shared memory allowed, and it fits
   const dim3 grid((N + Cfg::kBlockN - 1) / Cfg::kBlockN, (M + 63) / 64);
   tma_wgmma_kernel<Cfg><<<grid, Cfg::kThreads, Cfg::kSmemBytes>>>(
       *detail::tensor_map(A, M, K, 64, 64), *detail::tensor_map(B, N, K, Cfg::kBlockN, 64),
-      Problem{M, N, K, alpha, beta, C}, ring);
+      Problem{M, N, K, alpha, beta, C}, ring_params<Cfg>());
   CHECK_LAUNCH();
 }
 

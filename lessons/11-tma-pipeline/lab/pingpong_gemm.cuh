@@ -27,24 +27,13 @@ struct PingPongConsumer : WgmmaConsumer<128, 256> {
   static constexpr int kBlockM = 128, kBlockN = 128;
   static constexpr int kConsumerRows = 128, kParts = 2;
   using Accum = TileAccum<128, 2>;
-  __device__ static void zero(Accum& acc) {
-#pragma unroll
-    for (int h = 0; h < kParts; ++h) {
-#pragma unroll
-      for (int i = 0; i < 64; ++i) acc.part[h].d[i] = 0.0f;
-    }
-  }
   __device__ static void k_block(Accum& acc, std::uint32_t a, std::uint32_t b, int, int) {
     mma_k_block(acc, a, b);  // the whole tile: no offset into A
   }
   // Each consumer's results start at the tile's first row.
-  __device__ static int first_row(int) {
-    return 0;
-  }
+  __device__ static int first_row(int) { return 0; }
   static constexpr int kFragments = kParts;
-  __device__ static int fragment_row(int i, int) {
-    return 64 * i;
-  }
+  __device__ static Fragment fragment(int i, int cwarp) { return {64 * i, 0, cwarp % 4}; }
 };
 
 /// The ring of the ping-pong kernel: a stage holds one tile's k-block (32 KiB), so the ring has
