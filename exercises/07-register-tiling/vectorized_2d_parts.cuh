@@ -19,11 +19,13 @@
 #include "thread_tile_2d_parts.cuh"   // thread_tile_2d_launch: the same blocks and grid
 
 #include "common/launch.hpp"
+#include "common/library.hpp"  // COURSE_LIBRARY
 #include "common/todo.hpp"
 
 #include <cstdint>
 
 namespace lesson07 {
+inline namespace COURSE_LIBRARY {  // yours or reference, named by the build (common/library.hpp)
 
 //! [fetch_tile4_inside]
 /// The fast path of the kernel's fetch_tile4: thread threadIdx.x's groups of four floats (group
@@ -122,4 +124,5 @@ course::Launch vectorized_2d_launch(int M, int N, int K, const float* A, const f
 }
 //! [vec_launch]
 
+}  // namespace COURSE_LIBRARY
 }  // namespace lesson07

@@ -5,9 +5,8 @@
 // EXERCISE" and "END EXERCISE". The kernel that calls these functions, its launchers and its
 // configurations are given: lessons/08-warp-shuffle/calls-yours/warptiled_kernel.cuh includes this
 // file, so your functions are compiled with the kernel and inlined into it (the files that compile
-// the configurations include that one, and calls-yours/on_host.cu compiles thread_place once for
-// the CPU, as thread_place_on_host, the copy the grader calls). Each is `inline`: every
-// file that compiles a configuration has its own copy.
+// the configurations include that one); the grader and the figures include it too, and call
+// thread_place on the CPU. Each is `inline`: every file that includes it has its own copy.
 // solutions/08-warp-shuffle/warptiled_parts.cuh is this file with the regions filled in. The
 // contract is lessons/08-warp-shuffle/warptiled_sgemm.hpp; the chapter,
 // lessons/08-warp-shuffle/README.md, explains the ideas. Row-major everywhere; x is the column, y
@@ -17,11 +16,13 @@
 #include "warptiled_sgemm.hpp"  // WarpTileShape, ThreadPlace, is_aligned16
 
 #include "common/launch.hpp"
+#include "common/library.hpp"  // COURSE_LIBRARY
 #include "common/todo.hpp"
 
 #include <cuda_runtime.h>
 
 namespace lesson08 {
+inline namespace COURSE_LIBRARY {  // yours or reference, named by the build (common/library.hpp)
 
 // ---- Task 4: where a thread works -------------------------------------------------------------
 
@@ -91,4 +92,5 @@ course::Launch warptiled_launch(int M, int N, int K, const float* A, const float
 }
 //! [launch]
 
+}  // namespace COURSE_LIBRARY
 }  // namespace lesson08

@@ -6,8 +6,8 @@
 // and "END EXERCISE". The kernel that stores and reads its A tile through these functions, its
 // launchers and its configurations are given: lessons/09-swizzling/calls-yours/swizzled_kernel.cuh
 // includes this file, so your functions are compiled with the kernel and inlined into it (the
-// files that compile the configurations include that one, and calls-yours/on_host.cu compiles
-// your functions once more for the grader, which calls them on the CPU).
+// files that compile the configurations include that one); the grader and the figures include it
+// too, and call them on the CPU.
 // solutions/09-swizzling/swizzle_parts.cuh is this file with the regions filled in. The contract,
 // with worked examples, is lessons/09-swizzling/smem_swizzle.hpp; the chapter,
 // lessons/09-swizzling/README.md, explains the ideas.
@@ -18,11 +18,13 @@
 
 #include "smem_swizzle.hpp"
 
+#include "common/library.hpp"  // COURSE_LIBRARY
 #include "common/todo.hpp"
 
 #include <cstdint>
 
 namespace lesson09 {
+inline namespace COURSE_LIBRARY {  // yours or reference, named by the build (common/library.hpp)
 
 // ---- Task 2: padding --------------------------------------------------------------------------
 
@@ -66,4 +68,5 @@ COURSE_HD inline int swizzled_a_index(int k, int m, int bk) {
 }
 //! [swizzled_a_index]
 
+}  // namespace COURSE_LIBRARY
 }  // namespace lesson09

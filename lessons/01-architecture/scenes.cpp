@@ -1,6 +1,6 @@
 /// \file scenes.cpp
-/// \brief Lesson 01's pictures (given code, in both libraries): the hierarchy and the roofline of a
-/// GPU, drawn from its DeviceSpec and from the summary your summarize() makes of it.
+/// \brief Lesson 01's pictures (given code, compiled with each library): the hierarchy and the
+/// roofline of a GPU, drawn from its DeviceSpec and from the summary your summarize() makes of it.
 #include "lessons/01-architecture/figures.hpp"
 
 #include <algorithm>

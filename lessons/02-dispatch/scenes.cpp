@@ -1,6 +1,6 @@
 /// \file scenes.cpp
-/// \brief Lesson 02's pictures (given code, in both libraries): the 2D launch picture of the
-/// lesson program and the book, and the 1D launch, drawn from the emulated launches, which call
+/// \brief Lesson 02's pictures (given code, compiled with each library): the 2D launch picture of
+/// the lesson program and the book, and the 1D launch, drawn from the emulated launches, which call
 /// your index functions in the exercise's library.
 #include "lessons/02-dispatch/figures.hpp"
 

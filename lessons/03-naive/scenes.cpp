@@ -1,6 +1,6 @@
 /// \file scenes.cpp
-/// \brief Lesson 03's pictures (given code, in both libraries): the naive kernel on lesson 01's
-/// roofline, placed by naive_traffic.
+/// \brief Lesson 03's pictures (given code, compiled with each library): the naive kernel on lesson
+/// 01's roofline, placed by naive_traffic.
 #include "lessons/03-naive/figures.hpp"
 
 #include "lessons/01-architecture/figures.hpp"

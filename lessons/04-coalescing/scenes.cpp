@@ -1,6 +1,6 @@
 /// \file scenes.cpp
-/// \brief Lesson 04's pictures (given code, in both libraries): drawn from first_warp_addresses()
-/// and counted by warp_access(), yours in the exercise's library.
+/// \brief Lesson 04's pictures (given code, compiled with each library): drawn from
+/// first_warp_addresses() and counted by warp_access(), yours in the exercise's library.
 #include "lessons/04-coalescing/figures.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 /// \file scenes.cpp
-/// \brief Lesson 05's pictures (given code, in both libraries): one block's walk along K, every
-/// element of its tiles fetched by load_or_zero(), yours in the exercise's library.
+/// \brief Lesson 05's pictures (given code, compiled with each library): one block's walk along K,
+/// every element of its tiles fetched by load_or_zero(), yours in the exercise's library.
 #include "lessons/05-tiling/figures.hpp"
 
 #include <cmath>

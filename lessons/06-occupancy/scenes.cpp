@@ -1,6 +1,6 @@
 /// \file scenes.cpp
-/// \brief Lesson 06's pictures (given code, in both libraries): the limits on blocks per SM from
-/// occupancy() and the waves of a grid from waves(), yours in the exercise's library.
+/// \brief Lesson 06's pictures (given code, compiled with each library): the limits on blocks per
+/// SM from occupancy() and the waves of a grid from waves(), yours in the exercise's library.
 #include "lessons/06-occupancy/figures.hpp"
 
 #include <algorithm>

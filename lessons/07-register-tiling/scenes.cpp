@@ -1,6 +1,6 @@
 /// \file scenes.cpp
-/// \brief Lesson 07's pictures (given code, in both libraries): drawn from what your thread-tile
-/// functions did on the CPU (thread_tiles.hpp), yours in the exercise's library.
+/// \brief Lesson 07's pictures (given code, compiled with each library): drawn from what your
+/// thread-tile functions did on the CPU (thread_tiles.hpp), yours in the exercise's library.
 #include "lessons/07-register-tiling/figures.hpp"
 
 #include <algorithm>

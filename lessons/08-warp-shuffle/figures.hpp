@@ -11,7 +11,7 @@
 
 namespace lesson08 {
 
-/// The block tile of `shape` with every thread's results, placed by thread_place_on_host() and
+/// The block tile of `shape` with every thread's results, placed by thread_place() and
 /// result_row()/result_col(), coloured by warp; beside it warp 0's tile with each lane's patches
 /// (tm x tn results per sub-tile step) labelled with the lane. Tagged for tests: the patch of
 /// thread tid whose first result is at (row, col) of the block tile is class "t tid row col" and

@@ -1,7 +1,8 @@
 /// \file scenes.cpp
-/// \brief Lesson 08's pictures (given code, in both libraries): the warp tiling, placed by
+/// \brief Lesson 08's pictures (given code, compiled with each library): the warp tiling, placed by
 /// thread_place(), and the butterfly, from butterfly_partner() (yours in the exercise's library).
 #include "lessons/08-warp-shuffle/figures.hpp"
+#include "warptiled_parts.cuh"  // thread_place: yours, or the reference's
 
 #include <algorithm>
 #include <array>
@@ -54,7 +55,7 @@ course::svg::Scene warp_tiles_scene(const WarpTileShape& shape) {
   };
   std::vector<Patch> patches;
   for (int tid = 0; tid < s.threads(); ++tid) {
-    const ThreadPlace p = thread_place_on_host(s, tid);
+    const ThreadPlace p = thread_place(s, tid);
     for (int i = 0; i < s.wm_iter * s.tm; ++i) {
       for (int j = 0; j < s.wn_iter * s.tn; ++j) {
         const int r = result_row(s, p, i), c = result_col(s, p, j);
@@ -120,7 +121,7 @@ course::svg::Scene warp_tiles_scene(const WarpTileShape& shape) {
   for (const Patch& p : patches) {
     if (p.tid >= 32) continue;
     // Within warp 0's tile (it starts at the block's corner when thread_place is right).
-    const ThreadPlace w0 = thread_place_on_host(s, 0);
+    const ThreadPlace w0 = thread_place(s, 0);
     const int r = p.row - w0.warp_row * s.wm, c = p.col - w0.warp_col * s.wn;
     sc.cell(wx + c * unit, kTop + r * unit, s.tn * unit, s.tm * unit, svg::wheel(p.tid, 32),
             std::to_string(p.tid), "lane",

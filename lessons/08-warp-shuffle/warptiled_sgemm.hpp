@@ -98,9 +98,6 @@ struct ThreadPlace {
 /// `__host__ __device__`: the kernel calls it on the GPU, the grader on the CPU.
 /// Example: bm = bn = 128, wm = 32, wn = 64, 2 x 2 sub-tile steps, 4 x 4 thread tiles (2 warp
 /// tiles across, 8 lanes across): thread 77 is warp 2, lane 13, at warp (1, 0), lane (1, 5).
-/// Yours is `inline` (the kernel's translation units each compile it); this is it compiled once
-/// for the CPU, the one the grader calls (calls-yours/on_host.cu).
-ThreadPlace thread_place_on_host(const WarpTileShape& s, int tid);
 
 /// Given: the row, within the block tile, of the thread's result row `i` (0 .. wm_iter * tm - 1):
 /// sub-tile step i / tm, row i % tm of the thread tile in it.

@@ -21,7 +21,7 @@ constexpr int kFigureBm = 128, kFigureBk = 8;
 /// `access_bytes` (4, 8 or 16) per lane: lane t takes A(k = t % 8, m = (access_bytes / 4) (t / 8)
 /// ..), eight lanes a column of eight rows k. At 4 bytes this is the kernel's first cp.async copy
 /// of A (warp 0); at 16 bytes each quarter-warp reads a float4 column. The addresses come from
-/// padded_index_on_host and swizzled_a_index_on_host (yours, in the exercise's library).
+/// padded_index and swizzled_a_index (yours, in the exercise's library).
 WarpAddresses column_access(ALayout layout, int access_bytes);
 
 /// That access on the 32 banks: a block per phase (the warp, half-warps or quarter-warps), a row

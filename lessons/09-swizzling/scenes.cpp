@@ -1,8 +1,9 @@
 /// \file scenes.cpp
-/// \brief Lesson 09's pictures (given code, in both libraries): the banks of one warp's access,
-/// counted by bank_conflicts(), and the XOR swizzle, drawn from Swizzle<B, M, S> (yours in the
-/// exercise's library).
+/// \brief Lesson 09's pictures (given code, compiled with each library): the banks of one warp's
+/// access, counted by bank_conflicts(), and the XOR swizzle, drawn from Swizzle<B, M, S> (yours in
+/// the exercise's library).
 #include "lessons/09-swizzling/figures.hpp"
+#include "swizzle_parts.cuh"  // padded_index, swizzled_a_index: yours, or the reference's
 
 #include <algorithm>
 #include <map>
@@ -17,10 +18,9 @@ WarpAddresses column_access(ALayout layout, int access_bytes) {
   WarpAddresses addr{};
   for (int lane = 0; lane < 32; ++lane) {
     const int k = lane % 8, m = floats * (lane / 8);
-    const int index = layout == ALayout::kPlain ? k * kFigureBm + m
-                      : layout == ALayout::kPadded
-                          ? padded_index_on_host(k, m, kFigureBm, kFigurePad)
-                          : swizzled_a_index_on_host(k, m, kFigureBk);
+    const int index = layout == ALayout::kPlain    ? k * kFigureBm + m
+                      : layout == ALayout::kPadded ? padded_index(k, m, kFigureBm, kFigurePad)
+                                                   : swizzled_a_index(k, m, kFigureBk);
     addr[lane] = static_cast<std::uint32_t>(kBankBytes * index);
   }
   return addr;

@@ -6,11 +6,16 @@
 /// the GPU, the grader on the CPU (this header is plain C++ for a C++ compiler).
 #pragma once
 
+#include "common/library.hpp"  // COURSE_LIBRARY
 #include "common/todo.hpp"
 
 #include <cstdint>
 
 namespace lesson09 {
+
+// The contract of your three functions (swizzle_parts.cuh), in this library's namespace: each
+// file that compiles a kernel, and the grader and the figures on the CPU, has its own copy.
+inline namespace COURSE_LIBRARY {
 
 /// **Exercise (task 2).** The index of element (row, col) in a row-major tile whose rows of
 /// `row_length` elements are each followed by `pad` unused elements: row r starts at
@@ -19,10 +24,7 @@ namespace lesson09 {
 /// Example: padded_index(2, 3, 32, 1) == 2 * 33 + 3 == 69; with pad 0 it is the plain row-major
 /// index, 2 * 32 + 3 == 67.
 /// \pre 0 <= row, 0 <= col < row_length, 0 <= pad
-/// Yours is `inline` (each file that compiles a kernel has its copy); padded_index_on_host is it
-/// compiled once for the CPU, the copy the grader calls (calls-yours/on_host.cu).
 COURSE_HD inline int padded_index(int row, int col, int row_length, int pad);
-int padded_index_on_host(int row, int col, int row_length, int pad);
 
 /// **Exercise (task 3).** The XOR swizzle `Swizzle<B, M, S>` of CUTLASS/CuTe and of the Tensor
 /// Memory Accelerator, applied to a byte offset. It keeps every bit of the offset except the B
@@ -62,8 +64,7 @@ using Swizzle32B = Swizzle<1, 4, 3>;
 using Swizzle64B = Swizzle<2, 4, 3>;
 using Swizzle128B = Swizzle<3, 4, 3>;
 
-// operator() is defined in swizzle_parts.cuh (yours); the three modes are compiled for the grader,
-// which calls them on the CPU, by calls-yours/on_host.cu.
+// operator() is defined in swizzle_parts.cuh (yours).
 
 /// **Exercise (task 4).** The float index, within one stage of the kernel's A tile, of the element
 /// at (k, m) (row m of A, column k: the tile holds BK values of k for BM rows of A) in the
@@ -81,8 +82,7 @@ using Swizzle128B = Swizzle<3, 4, 3>;
 /// 128 + 16 bytes is float 36); (3, 37) -> 617 (panel 1 starts at 512; m % 32 = 5 is word 1 of
 /// chunk 1, which row 3 moves to chunk 1 ^ 3 = 2: 512 + 3 * 32 + 2 * 4 + 1).
 /// \pre 0 <= k < bk, bk a multiple of 8, 0 <= m
-/// Yours is `inline`; swizzled_a_index_on_host is it compiled once for the CPU, for the grader.
 COURSE_HD inline int swizzled_a_index(int k, int m, int bk);
-int swizzled_a_index_on_host(int k, int m, int bk);
 
+}  // namespace COURSE_LIBRARY
 }  // namespace lesson09

@@ -14,8 +14,8 @@ namespace lesson10 {
 /// One ldmatrix.x4 of the kernel, for warp 0's first A fragment (`b_operand` false) or its first
 /// pair of B's n8 tiles (true), with register `reg` (0 .. 3) picked out. Left: the 16 x 16 tile in
 /// shared memory (A: a row per row of A; B: a row per n), k along the rows in two 16-byte halves;
-/// beside each half-row, the lane that gives its address (a_ldmatrix_row_on_host /
-/// b_ldmatrix_row_on_host). Every element is labelled with the lane and the fragment element that
+/// beside each half-row, the lane that gives its address (a_ldmatrix_row /
+/// b_ldmatrix_row). Every element is labelled with the lane and the fragment element that
 /// ldmatrix delivers it to (register q of lane L: row L / 4 of matrix q, values 2 (L % 4) and one
 /// more); where your fragment mapping says otherwise, the cell is outlined. Right: register `reg`
 /// of the 32 lanes. Tagged for tests: an element at (row, k) of the tile that ldmatrix delivers to

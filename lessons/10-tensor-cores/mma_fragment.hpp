@@ -29,6 +29,7 @@
 /// Plain C++: the grader calls these on the CPU.
 #pragma once
 
+#include "common/library.hpp"  // COURSE_LIBRARY
 #include "common/todo.hpp"
 
 namespace lesson10 {
@@ -43,9 +44,10 @@ constexpr int kAFragment = 8;  ///< bf16 elements of A per lane (4 registers)
 constexpr int kBFragment = 4;  ///< bf16 elements of B per lane (2 registers)
 constexpr int kCFragment = 4;  ///< fp32 elements of C per lane (4 registers)
 
-/// The three mappings are yours (mma_sync_parts.cuh), `inline`: each file that compiles a kernel
-/// has its copy. NAME_on_host is yours compiled once for the CPU, the copy the grader and the
-/// lesson's program call (calls-yours/on_host.cu).
+// The three mappings are yours (mma_sync_parts.cuh), `inline`: each file that compiles a kernel,
+// and the grader and the figures on the CPU, has its copy, in this library's namespace.
+inline namespace COURSE_LIBRARY {
+
 ///
 /// **Exercise.** Element a_i of lane `lane` in the 16 x 16 A matrix (row-major, `.row`):
 /// - row: group for a0, a1, a4, a5; group + 8 for a2, a3, a6, a7;
@@ -57,7 +59,6 @@ constexpr int kCFragment = 4;  ///< fp32 elements of C per lane (4 registers)
 /// lane 31 holds a7 = (15, 15).
 /// \pre 0 <= lane < 32, 0 <= i < 8
 COURSE_HD inline FragmentCoord a_fragment_coord(int lane, int i);
-FragmentCoord a_fragment_coord_on_host(int lane, int i);  ///< yours, compiled for the CPU
 
 /// **Exercise.** Element b_i of lane `lane` in the 16 x 8 B matrix, as (k, n) (`.col`: B is
 /// column-major, so a lane's two values in one register are consecutive k of one column n):
@@ -68,7 +69,6 @@ FragmentCoord a_fragment_coord_on_host(int lane, int i);  ///< yours, compiled f
 /// b0 = (2, 1), b3 = (11, 1); lane 31 holds b3 = (15, 7).
 /// \pre 0 <= lane < 32, 0 <= i < 4
 COURSE_HD inline FragmentCoord b_fragment_coord(int lane, int i);
-FragmentCoord b_fragment_coord_on_host(int lane, int i);  ///< yours, compiled for the CPU
 
 /// **Exercise.** Element c_i of lane `lane` in the 16 x 8 accumulator (C and D):
 /// - row: group for c0, c1; group + 8 for c2, c3;
@@ -78,16 +78,7 @@ FragmentCoord b_fragment_coord_on_host(int lane, int i);  ///< yours, compiled f
 /// c2 = (8, 0), c3 = (8, 1); lane 5 holds c0 = (1, 2), c3 = (9, 3); lane 31 holds c3 = (15, 7).
 /// \pre 0 <= lane < 32, 0 <= i < 4
 COURSE_HD inline FragmentCoord c_fragment_coord(int lane, int i);
-FragmentCoord c_fragment_coord_on_host(int lane, int i);  ///< yours, compiled for the CPU
 
-/// Given, built on your mappings: where `lane` points `ldmatrix.x4` for the first A fragment of
-/// warp 0 at the first step of k, as the kernel computes it (a_ldmatrix_offset in
-/// calls-yours/mma_sync_kernel.cuh, on a plain tile): the (row, k) of the first of the 8 values of
-/// the row it gives the address of. Lanes 8q .. 8q + 7 give the rows of the 8 x 8 matrix that
-/// becomes register q. For the pictures of `make lesson-10` and the book.
-FragmentCoord a_ldmatrix_row_on_host(int lane);
-/// Given, built on your mappings: the same for B's first pair of n8 tiles (b_ldmatrix_offset), as
-/// (k, n): B's tile holds a row per n with k along it, so a lane points at 8 values of k of one n.
-FragmentCoord b_ldmatrix_row_on_host(int lane);
+}  // namespace COURSE_LIBRARY
 
 }  // namespace lesson10

@@ -7,6 +7,12 @@
 /// refuse such a GPU before they launch anything, so it is never reached).
 #pragma once
 
+#include <cuda_runtime.h>  // __device__, __forceinline__: for a plain C++ compiler too
+
+// Device code only: a plain C++ compiler (the grader and the figures, which include your
+// mma_sync_parts.cuh for its fragment mappings) sees none of it.
+#ifdef __CUDACC__
+
 #include "lessons/09-swizzling/cp_async.cuh"
 
 #include <cstdint>
@@ -57,3 +63,5 @@ __device__ __forceinline__ void mma_m16n8k16_bf16(float (&d)[4], const std::uint
 //! [mma]
 
 }  // namespace lesson10
+
+#endif  // __CUDACC__

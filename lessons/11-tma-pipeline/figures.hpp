@@ -56,8 +56,8 @@ struct RingTrace {
 RingTrace ring_trace(const RingProtocol& ring, int stages);
 
 /// The ring of `stages` stages after `step` moves of ring_trace() with the protocol of your
-/// library (compiled::ring_protocol()): each stage's k-block, its full and empty barriers' phases,
-/// who moved and what the protocol said. Tagged for tests: the move is class
+/// library (ring_protocol(), your_ring.hpp): each stage's k-block, its full and empty
+/// barriers' phases, who moved and what the protocol said. Tagged for tests: the move is class
 /// "move producer|consumers it=I stage=S parity=P"; each stage's barriers "barriers stage=S
 /// full=F empty=E" (their phases); each k-block's column of the table "slot it=I stage=S full=P
 /// empty=Q" (the protocol's stage and parities).

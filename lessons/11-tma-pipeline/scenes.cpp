@@ -1,12 +1,13 @@
 /// \file scenes.cpp
-/// \brief Lesson 11's pictures (given code, in both libraries): tile orders from tile_at(), the
-/// persistent grid's blocks from WholeTiles::unit(), the ring from the CPU model (ring_model.hpp)
-/// driven by the ring protocol of the library (yours in the exercise's), the swizzle from
-/// staging_offset().
+/// \brief Lesson 11's pictures (given code, compiled with each library): tile orders from
+/// tile_at(), the persistent grid's blocks from WholeTiles::unit(), the ring from the CPU model
+/// (ring_model.hpp) driven by the ring protocol of the library (yours in the exercise's), the
+/// swizzle from staging_offset().
 #include "lessons/11-tma-pipeline/figures.hpp"
 
 #include "lessons/11-tma-pipeline/staging_layout.hpp"
 #include "lessons/11-tma-pipeline/tma_pipeline.hpp"
+#include "lessons/11-tma-pipeline/your_ring.hpp"  // ring_protocol: yours, or the reference's
 
 #include <algorithm>
 #include <set>
@@ -262,7 +263,7 @@ std::string phase_text(const ModelBarrier& b) {
 }  // namespace
 
 course::svg::Scene ring_scene(int stages, int step) {
-  const RingProtocol ring = compiled::ring_protocol();
+  const RingProtocol ring = ring_protocol();
   const RingTrace trace = ring_trace(ring, stages);
   const std::uint32_t arrivals = ring.empty_barrier_arrivals(kRingFigureWarps);
   const int done = std::min<int>(step, static_cast<int>(trace.moves.size()));
@@ -401,7 +402,7 @@ course::svg::Scene ring_scene(int stages, int step) {
 }
 
 course::svg::Scene ring_timeline_scene(int stages) {
-  const RingProtocol ring = compiled::ring_protocol();
+  const RingProtocol ring = ring_protocol();
   const RingTrace trace = ring_trace(ring, stages);
   const int moves = static_cast<int>(trace.moves.size());
   svg::Scene s("The ring of " + to_string(stages) + " stages over time",

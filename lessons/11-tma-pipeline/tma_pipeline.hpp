@@ -22,8 +22,6 @@ namespace lesson11 {
 
 using course::bf16;
 
-struct RingProtocol;  // ring_model.hpp
-
 /// The signature of every kernel of the lesson: course::GemmFn<course::Bf16>'s, as a plain
 /// function.
 using Bf16Launcher = course::GemmLauncher<course::Bf16>;
@@ -60,14 +58,5 @@ std::string hopper_support_error(const course::DeviceInfo& info);
 /// Empty when the GPU `info` describes can run the lesson at all (TMA: compute capability 9.0 or
 /// newer, where the portable rung runs), otherwise why not, in one line.
 std::string tma_support_error(const course::DeviceInfo& info);
-
-/// Your functions of pipeline_exercises.cuh as the lesson's library compiled them, for the grader
-/// (which is compiled once and linked against the exercise or the solution library).
-namespace compiled {
-std::uint64_t make_smem_descriptor(std::uint32_t smem_address);
-std::uint32_t stage_tx_bytes(int block_m, int block_n, int block_k);
-/// producer_slot, consumer_slot and empty_barrier_arrivals.
-RingProtocol ring_protocol();
-}  // namespace compiled
 
 }  // namespace lesson11

@@ -17,9 +17,11 @@
 #include "register_tiling_loads.cuh"  // store_c
 
 #include "common/launch.hpp"
+#include "common/library.hpp"  // COURSE_LIBRARY
 #include "common/todo.hpp"
 
 namespace lesson07 {
+inline namespace COURSE_LIBRARY {  // yours or reference, named by the build (common/library.hpp)
 
 //! [tile1d_multiply]
 /// Adds this step's tiles to the thread's TM sums: `acc[i]` += row `ty * TM + i` of As times column
@@ -82,4 +84,5 @@ course::Launch thread_tile_1d_launch(int M, int N) {
 }
 //! [tile1d_launch]
 
+}  // namespace COURSE_LIBRARY
 }  // namespace lesson07

@@ -6,8 +6,8 @@
 // EXERCISE" and "END EXERCISE". The kernel that calls these functions, its launchers and its
 // configurations are given: lessons/10-tensor-cores/calls-yours/mma_sync_kernel.cuh includes this
 // file, so your functions are compiled with the kernel and inlined into it (the files that compile
-// the configurations include that one, and calls-yours/on_host.cu compiles the three mappings once
-// more for the grader, which calls them on the CPU).
+// the configurations include that one); the grader and the figures include it too, and call the
+// three mappings on the CPU.
 // solutions/10-tensor-cores/mma_sync_parts.cuh is this file with the regions filled in. The
 // contracts are lessons/10-tensor-cores/mma_fragment.hpp and mma_sync_gemm.hpp; the chapter,
 // lessons/10-tensor-cores/README.md, explains the ideas. Row-major everywhere; x is the column, y
@@ -20,11 +20,13 @@
 #include "mma_fragment.hpp"
 #include "ptx.cuh"  // ldmatrix_x4, mma_m16n8k16_bf16
 
+#include "common/library.hpp"  // COURSE_LIBRARY
 #include "common/todo.hpp"
 
 #include <cstdint>
 
 namespace lesson10 {
+inline namespace COURSE_LIBRARY {  // yours or reference, named by the build (common/library.hpp)
 
 // ---- Part 1: who holds what (mma_fragment.hpp) -------------------------------------------------
 
@@ -101,4 +103,5 @@ __device__ __forceinline__ void mma_stage(float (&acc)[T::MT][T::NT][4], std::ui
 }
 //! [mma_stage]
 
+}  // namespace COURSE_LIBRARY
 }  // namespace lesson10

@@ -18,11 +18,13 @@
 
 #include "ring_slot.hpp"  // RingSlot
 
+#include "common/library.hpp"  // COURSE_LIBRARY
 #include "common/todo.hpp"
 
 #include <cstdint>
 
 namespace lesson11 {
+inline namespace COURSE_LIBRARY {  // yours or reference, named by the build (common/library.hpp)
 
 // ---- Task 1: the shared-memory matrix descriptor ------------------------------------------------
 // A wgmma operand in shared memory is described by 64 bits (PTX ISA, "Matrix Descriptor Format"):
@@ -105,4 +107,5 @@ COURSE_HD inline std::uint32_t empty_barrier_arrivals(int consumer_warps) {
   //! [empty_barrier_arrivals]
 }
 
+}  // namespace COURSE_LIBRARY
 }  // namespace lesson11

@@ -10,7 +10,8 @@
 #include "catch_compat.hpp"
 #include "test_helpers.hpp"
 
-#include "causes.hpp"  // the lesson's rules in the table of causes
+#include "causes.hpp"           // the lesson's rules in the table of causes
+#include "warptiled_parts.cuh"  // thread_place: yours, or the reference's
 #include "warptiled_sgemm.hpp"
 
 #include "common/gemm_check.hpp"
@@ -109,7 +110,7 @@ std::string place_words(const WarpTileShape& s, int tid, const ThreadPlace& q) {
 TEST_CASE("thread_place puts every thread where the contract says", "[cpu][task_4]") {
   // The header's example first.
   const WarpTileShape ex{128, 128, 8, 32, 64, 2, 2, 4, 4};
-  const ThreadPlace p = lesson08::thread_place_on_host(ex, 77);
+  const ThreadPlace p = lesson08::thread_place(ex, 77);
   INFO(
       "thread 77 is warp 2, lane 13; with 2 warp tiles across, warp 2 is at (1, 0); with 8 "
       "lanes across a sub-tile, lane 13 is at (1, 5). Got warp ("
@@ -127,7 +128,7 @@ TEST_CASE("thread_place puts every thread where the contract says", "[cpu][task_
     INFO(shape_str(s));
     REQUIRE(lesson08::warp_tile_shape_error(s).empty());
     for (int tid = 0; tid < s.threads(); ++tid) {
-      const ThreadPlace q = lesson08::thread_place_on_host(s, tid);
+      const ThreadPlace q = lesson08::thread_place(s, tid);
       const int warp = tid / 32, lane = tid % 32;
       INFO("thread " << tid << " (warp " << warp << ", lane " << lane << "): got warp ("
                      << q.warp_row << ", " << q.warp_col << "), lane (" << q.lane_row << ", "
@@ -148,7 +149,7 @@ TEST_CASE("the thread tiles cover the block tile once, warp by warp", "[cpu][tas
     INFO(shape_str(s));
     std::vector<int> owner(static_cast<std::size_t>(s.bm) * s.bn, -1);
     for (int tid = 0; tid < s.threads(); ++tid) {
-      const ThreadPlace p = lesson08::thread_place_on_host(s, tid);
+      const ThreadPlace p = lesson08::thread_place(s, tid);
       const int warp = tid / 32;
       for (int i = 0; i < s.wm_iter * s.tm; ++i) {
         for (int j = 0; j < s.wn_iter * s.tn; ++j) {
@@ -177,7 +178,7 @@ TEST_CASE("the thread tiles cover the block tile once, warp by warp", "[cpu][tas
   const WarpTileShape s = lesson08::warptiled_configs()[0].shape;
   std::set<int> rows, cols;
   for (int lane = 0; lane < 32; ++lane) {
-    const ThreadPlace p = lesson08::thread_place_on_host(s, lane);
+    const ThreadPlace p = lesson08::thread_place(s, lane);
     for (int t = 0; t < s.tm; ++t) rows.insert(lesson08::result_row(s, p, t));
     for (int t = 0; t < s.tn; ++t) cols.insert(lesson08::result_col(s, p, t));
   }

@@ -13,6 +13,7 @@
 
 #include "bank_conflicts.hpp"
 #include "smem_swizzle.hpp"
+#include "swizzle_parts.cuh"  // yours, or the reference's
 #include "swizzled_sgemm.hpp"
 
 #include "common/buffers.hpp"
@@ -317,31 +318,26 @@ TEST_CASE("bank_conflicts: rejects sizes and misaligned addresses", "[cpu][task_
 TEST_CASE("padded_index: rows of row_length + pad", "[cpu][task_2]") {
   INFO("padded_index(row, col, row_length, pad) = row * (row_length + pad) + col");
   {
-    INFO(said(
-        [] { return padded_words(0, 0, 32, 1, lesson09::padded_index_on_host(0, 0, 32, 1)); }));
-    CHECK(lesson09::padded_index_on_host(0, 0, 32, 1) == 0);
+    INFO(said([] { return padded_words(0, 0, 32, 1, lesson09::padded_index(0, 0, 32, 1)); }));
+    CHECK(lesson09::padded_index(0, 0, 32, 1) == 0);
   }
   {
-    INFO(said(
-        [] { return padded_words(2, 3, 32, 1, lesson09::padded_index_on_host(2, 3, 32, 1)); }));
-    CHECK(lesson09::padded_index_on_host(2, 3, 32, 1) == 69);
+    INFO(said([] { return padded_words(2, 3, 32, 1, lesson09::padded_index(2, 3, 32, 1)); }));
+    CHECK(lesson09::padded_index(2, 3, 32, 1) == 69);
   }
   {
-    INFO(said(
-        [] { return padded_words(2, 3, 32, 0, lesson09::padded_index_on_host(2, 3, 32, 0)); }));
-    CHECK(lesson09::padded_index_on_host(2, 3, 32, 0) == 67);
+    INFO(said([] { return padded_words(2, 3, 32, 0, lesson09::padded_index(2, 3, 32, 0)); }));
+    CHECK(lesson09::padded_index(2, 3, 32, 0) == 67);
   }
   {
-    INFO(said([] {
-      return padded_words(7, 127, 128, 4, lesson09::padded_index_on_host(7, 127, 128, 4));
-    }));
-    CHECK(lesson09::padded_index_on_host(7, 127, 128, 4) == 7 * 132 + 127);
+    INFO(said([] { return padded_words(7, 127, 128, 4, lesson09::padded_index(7, 127, 128, 4)); }));
+    CHECK(lesson09::padded_index(7, 127, 128, 4) == 7 * 132 + 127);
   }
   // A column of a 32 x 32 float tile: 31 extra wavefronts plain, none with one float of padding.
   WarpAddresses plain{}, padded{};
   for (int t = 0; t < 32; ++t) {
-    plain[t] = 4u * static_cast<std::uint32_t>(lesson09::padded_index_on_host(t, 5, 32, 0));
-    padded[t] = 4u * static_cast<std::uint32_t>(lesson09::padded_index_on_host(t, 5, 32, 1));
+    plain[t] = 4u * static_cast<std::uint32_t>(lesson09::padded_index(t, 5, 32, 0));
+    padded[t] = 4u * static_cast<std::uint32_t>(lesson09::padded_index(t, 5, 32, 1));
   }
   INFO("column 5 of a 32 x 32 tile, pad 0: " << show(plain) << "; pad 1: " << show(padded));
   CHECK(reference_conflicts(plain, 4) == 31);
@@ -349,7 +345,7 @@ TEST_CASE("padded_index: rows of row_length + pad", "[cpu][task_2]") {
   // The kernel pads each row of its A tile by one float4: rows stay 16-byte aligned.
   for (int row = 0; row < 16; ++row) {
     INFO("row " << row << " of a 128-wide tile padded by 4 starts 16-byte aligned");
-    CHECK((4 * lesson09::padded_index_on_host(row, 0, 128, 4)) % 16 == 0);
+    CHECK((4 * lesson09::padded_index(row, 0, 128, 4)) % 16 == 0);
   }
 }
 
@@ -450,38 +446,31 @@ TEST_CASE("swizzled_a_index: values, and a bijection on every tile the kernels u
   // Each sentence says the rule: panels of 32 columns of m, each a bk x 32 row-major array
   // through Swizzle<3, 4, 3>.
   {
-    INFO(
-        said([] { return a_index_words(0, 0, 16, lesson09::swizzled_a_index_on_host(0, 0, 16)); }));
-    CHECK(lesson09::swizzled_a_index_on_host(0, 0, 16) == 0);
+    INFO(said([] { return a_index_words(0, 0, 16, lesson09::swizzled_a_index(0, 0, 16)); }));
+    CHECK(lesson09::swizzled_a_index(0, 0, 16) == 0);
   }
   {
-    INFO(
-        said([] { return a_index_words(1, 0, 16, lesson09::swizzled_a_index_on_host(1, 0, 16)); }));
-    CHECK(lesson09::swizzled_a_index_on_host(1, 0, 16) == 36);
+    INFO(said([] { return a_index_words(1, 0, 16, lesson09::swizzled_a_index(1, 0, 16)); }));
+    CHECK(lesson09::swizzled_a_index(1, 0, 16) == 36);
   }
   {
-    INFO(said(
-        [] { return a_index_words(3, 37, 16, lesson09::swizzled_a_index_on_host(3, 37, 16)); }));
-    CHECK(lesson09::swizzled_a_index_on_host(3, 37, 16) == 617);
+    INFO(said([] { return a_index_words(3, 37, 16, lesson09::swizzled_a_index(3, 37, 16)); }));
+    CHECK(lesson09::swizzled_a_index(3, 37, 16) == 617);
   }
   {
-    INFO(
-        said([] { return a_index_words(0, 32, 8, lesson09::swizzled_a_index_on_host(0, 32, 8)); }));
-    CHECK(lesson09::swizzled_a_index_on_host(0, 32, 8) ==
-          256);  // panel 1 starts after 8 rows of 32
+    INFO(said([] { return a_index_words(0, 32, 8, lesson09::swizzled_a_index(0, 32, 8)); }));
+    CHECK(lesson09::swizzled_a_index(0, 32, 8) == 256);  // panel 1 starts after 8 rows of 32
   }
   {
-    INFO(
-        said([] { return a_index_words(9, 5, 16, lesson09::swizzled_a_index_on_host(9, 5, 16)); }));
-    CHECK(lesson09::swizzled_a_index_on_host(9, 5, 16) ==
-          9 * 32 + 4 * (1 ^ 1) + 1);  // row 9 is row 1
+    INFO(said([] { return a_index_words(9, 5, 16, lesson09::swizzled_a_index(9, 5, 16)); }));
+    CHECK(lesson09::swizzled_a_index(9, 5, 16) == 9 * 32 + 4 * (1 ^ 1) + 1);  // row 9 is row 1
   }
   for (int bk : {8, 16, 32}) {
     for (int bm : {64, 128, 256}) {
       std::vector<int> owner(bk * bm, -1);
       for (int k = 0; k < bk; ++k) {
         for (int m = 0; m < bm; ++m) {
-          const int idx = lesson09::swizzled_a_index_on_host(k, m, bk);
+          const int idx = lesson09::swizzled_a_index(k, m, bk);
           INFO("tile " << bk << " x " << bm << ": (k, m) = (" << k << ", " << m << ") -> " << idx);
           REQUIRE(idx >= 0);
           REQUIRE(idx < bk * bm);
@@ -490,7 +479,7 @@ TEST_CASE("swizzled_a_index: values, and a bijection on every tile the kernels u
           if (m % 4 == 0) {
             REQUIRE(idx % 4 == 0);  // a float4 of four consecutive m stays whole and aligned
             for (int j = 1; j < 4; ++j)
-              REQUIRE(lesson09::swizzled_a_index_on_host(k, m + j, bk) == idx + j);
+              REQUIRE(lesson09::swizzled_a_index(k, m + j, bk) == idx + j);
           }
         }
       }

@@ -16,12 +16,12 @@
 #include "causes.hpp"  // the lesson's rules in the table of causes
 #include "fragment_svg.hpp"
 #include "mma_fragment.hpp"
+#include "mma_sync_parts.cuh"  // yours, or the reference's
 #include "mma_sync_gemm.hpp"
 #include "smem_tile.hpp"
 #include "wmma_gemm.hpp"
 
 #include "lessons/09-swizzling/bank_conflicts.hpp"  // lesson 09
-#include "lessons/09-swizzling/smem_swizzle.hpp"    // lesson 09
 
 #include "common/device.hpp"
 #include "common/fit.hpp"
@@ -210,7 +210,7 @@ course::GemmFn<course::Bf16> config_fn(int index) {
 // ---- The fragments (CPU) -----------------------------------------------------------------------
 
 TEST_CASE("the A fragment: every element held once, where the PTX ISA puts it", "[cpu][task_1]") {
-  check_known("a", lesson10::a_fragment_coord_on_host,
+  check_known("a", lesson10::a_fragment_coord,
               {{0, 0, {0, 0}},
                {0, 1, {0, 1}},
                {0, 2, {8, 0}},
@@ -224,12 +224,12 @@ TEST_CASE("the A fragment: every element held once, where the PTX ISA puts it", 
                {5, 4, {1, 10}},
                {31, 0, {7, 6}},
                {31, 7, {15, 15}}});
-  check_owned_once("a", 16, 16, lesson10::kAFragment, lesson10::a_fragment_coord_on_host);
-  check_against("a", lesson10::kAFragment, lesson10::a_fragment_coord_on_host, ptx_a);
+  check_owned_once("a", 16, 16, lesson10::kAFragment, lesson10::a_fragment_coord);
+  check_against("a", lesson10::kAFragment, lesson10::a_fragment_coord, ptx_a);
 }
 
 TEST_CASE("the B fragment: every element held once, where the PTX ISA puts it", "[cpu][task_1]") {
-  check_known("b", lesson10::b_fragment_coord_on_host,
+  check_known("b", lesson10::b_fragment_coord,
               {{0, 0, {0, 0}},
                {0, 1, {1, 0}},
                {0, 2, {8, 0}},
@@ -237,12 +237,12 @@ TEST_CASE("the B fragment: every element held once, where the PTX ISA puts it", 
                {5, 0, {2, 1}},
                {5, 3, {11, 1}},
                {31, 3, {15, 7}}});
-  check_owned_once("b", 16, 8, lesson10::kBFragment, lesson10::b_fragment_coord_on_host);
-  check_against("b", lesson10::kBFragment, lesson10::b_fragment_coord_on_host, ptx_b);
+  check_owned_once("b", 16, 8, lesson10::kBFragment, lesson10::b_fragment_coord);
+  check_against("b", lesson10::kBFragment, lesson10::b_fragment_coord, ptx_b);
 }
 
 TEST_CASE("the C fragment: every element held once, where the PTX ISA puts it", "[cpu][task_1]") {
-  check_known("c", lesson10::c_fragment_coord_on_host,
+  check_known("c", lesson10::c_fragment_coord,
               {{0, 0, {0, 0}},
                {0, 1, {0, 1}},
                {0, 2, {8, 0}},
@@ -250,8 +250,8 @@ TEST_CASE("the C fragment: every element held once, where the PTX ISA puts it", 
                {5, 0, {1, 2}},
                {5, 3, {9, 3}},
                {31, 3, {15, 7}}});
-  check_owned_once("c", 16, 8, lesson10::kCFragment, lesson10::c_fragment_coord_on_host);
-  check_against("c", lesson10::kCFragment, lesson10::c_fragment_coord_on_host, ptx_c);
+  check_owned_once("c", 16, 8, lesson10::kCFragment, lesson10::c_fragment_coord);
+  check_against("c", lesson10::kCFragment, lesson10::c_fragment_coord, ptx_c);
 }
 
 TEST_CASE("ldmatrix.x4 delivers the A and B fragments", "[cpu][task_1]") {
@@ -261,7 +261,7 @@ TEST_CASE("ldmatrix.x4 delivers the A and B fragments", "[cpu][task_1]") {
   for (int lane = 0; lane < 32; ++lane) {
     for (int q = 0; q < 4; ++q) {
       for (int h = 0; h < 2; ++h) {
-        const FragmentCoord a = lesson10::a_fragment_coord_on_host(lane, 2 * q + h);
+        const FragmentCoord a = lesson10::a_fragment_coord(lane, 2 * q + h);
         INFO("lane " << lane << " a" << 2 * q + h << " at " << show(a) << " should be row "
                      << lane / 4 << " + 8 (" << q % 2 << "), column " << 2 * (lane % 4) + h
                      << " + 8 (" << q / 2 << ") of A");
@@ -271,7 +271,7 @@ TEST_CASE("ldmatrix.x4 delivers the A and B fragments", "[cpu][task_1]") {
     }
     for (int q = 0; q < 2; ++q) {
       for (int h = 0; h < 2; ++h) {
-        const FragmentCoord b = lesson10::b_fragment_coord_on_host(lane, 2 * q + h);
+        const FragmentCoord b = lesson10::b_fragment_coord(lane, 2 * q + h);
         INFO("lane " << lane << " b" << 2 * q + h << " at " << show(b) << " should be k "
                      << 2 * (lane % 4) + h << " + 8 (" << q << "), column n " << lane / 4
                      << ": ldmatrix.x4 of B gives register q rows k of half q");
@@ -330,16 +330,20 @@ TEST_CASE("the kernel's tiles: lesson 09's swizzle, and no bank conflicts", "[cp
   const int row_bytes = 2 * lesson10::mma_configs()[lesson10::headline_config_index(false)].bk;
   CHECK(plain_ldmatrix == (row_bytes == 128 ? 28 : 12) * instructions);
 
-  // tile_offset is lesson 09's Swizzle<3, 4, 3> (rows of 128 bytes) and Swizzle<2, 4, 3> (64).
+  // tile_offset is lesson 09's Swizzle<3, 4, 3> (rows of 128 bytes) and Swizzle<2, 4, 3> (64):
+  // the B bits from M up are XORed with the B bits from M + S up.
+  const auto swizzle = [](int bits, std::uint32_t off) {
+    const std::uint32_t steer = ((1u << bits) - 1u) << (4 + 3);
+    return off ^ ((off & steer) >> 3);
+  };
   for (int row = 0; row < 64; ++row) {
     for (int chunk = 0; chunk < 8; ++chunk) {
       const std::uint32_t off = row * 128 + chunk * 16;
       INFO("row " << row << ", chunk " << chunk);
-      CHECK(lesson10::tile_offset<128, true>(row, chunk) == lesson09::Swizzle128B{}(off));
+      CHECK(lesson10::tile_offset<128, true>(row, chunk) == swizzle(3, off));
       CHECK(lesson10::tile_offset<128, false>(row, chunk) == off);
       if (chunk < 4) {
-        CHECK(lesson10::tile_offset<64, true>(row, chunk) ==
-              lesson09::Swizzle64B{}(row * 64 + chunk * 16));
+        CHECK(lesson10::tile_offset<64, true>(row, chunk) == swizzle(2, row * 64 + chunk * 16));
       }
     }
   }

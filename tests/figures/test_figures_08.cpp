@@ -4,6 +4,7 @@
 #include "catch_compat.hpp"
 
 #include "lessons/08-warp-shuffle/figures.hpp"
+#include "warptiled_parts.cuh"  // the reference's thread_place
 
 #include <cmath>
 #include <string>
@@ -21,7 +22,7 @@ TEST_CASE("08 warp tiles: each element drawn owned by thread_place's thread", "[
     CHECK(sc.count("patch") * s.tm * s.tn == s.bm * s.bn);
     CHECK(sc.count("lane") == 32 * s.wm_iter * s.wn_iter);
     for (int tid = 0; tid < s.threads(); ++tid) {
-      const ThreadPlace p = thread_place_on_host(s, tid);
+      const ThreadPlace p = thread_place(s, tid);
       for (int i = 0; i < s.wm_iter; ++i) {
         for (int j = 0; j < s.wn_iter; ++j) {
           const int r = result_row(s, p, i * s.tm), c = result_col(s, p, j * s.tn);

@@ -4,6 +4,8 @@
 #include "catch_compat.hpp"
 
 #include "lessons/10-tensor-cores/figures.hpp"
+#include "calls-yours/lane_offsets.hpp"  // the reference's a_ldmatrix_row, b_ldmatrix_row
+#include "mma_sync_parts.cuh"            // the reference's fragment mappings
 
 #include <string>
 
@@ -36,10 +38,10 @@ TEST_CASE("10 ldmatrix: each element reaches the (lane, register) the mapping na
           for (int h = 0; h < 2; ++h) {
             FragmentCoord at;
             if (b) {
-              const FragmentCoord kn = b_fragment_coord_on_host(lane, 2 * (q % 2) + h);
+              const FragmentCoord kn = b_fragment_coord(lane, 2 * (q % 2) + h);
               at = {kn.col + 8 * (q / 2), kn.row};  // the tile's row n, k along it
             } else {
-              at = a_fragment_coord_on_host(lane, 2 * q + h);
+              at = a_fragment_coord(lane, 2 * q + h);
             }
             CHECK(s.count("got " + std::to_string(at.row) + " " + std::to_string(at.col) + " " +
                           std::to_string(lane) + " " + std::to_string(q) + " " +
@@ -47,7 +49,7 @@ TEST_CASE("10 ldmatrix: each element reaches the (lane, register) the mapping na
           }
         }
         // The address each lane gives is the kernel's: the first element of its row.
-        const FragmentCoord p = b ? b_ldmatrix_row_on_host(lane) : a_ldmatrix_row_on_host(lane);
+        const FragmentCoord p = b ? b_ldmatrix_row(lane) : a_ldmatrix_row(lane);
         const int row = b ? p.col : p.row, k = b ? p.row : p.col;
         CHECK(s.count("addr " + std::to_string(lane) + " " + std::to_string(row) + " " +
                       std::to_string(k)) == 1);

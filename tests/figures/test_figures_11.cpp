@@ -7,6 +7,7 @@
 #include "lessons/11-tma-pipeline/figures.hpp"
 #include "lessons/11-tma-pipeline/staging_layout.hpp"
 #include "lessons/11-tma-pipeline/tma_pipeline.hpp"
+#include "lessons/11-tma-pipeline/your_ring.hpp"  // ring_protocol: the reference's
 
 #include <algorithm>
 #include <map>
@@ -126,7 +127,7 @@ TEST_CASE("11 persistent grid: each tile taken by the one block WholeTiles::unit
 
 TEST_CASE("11 ring: the stage and parities drawn at each step are the ring protocol's",
           "[cpu][figures]") {
-  const RingProtocol ring = compiled::ring_protocol();
+  const RingProtocol ring = ring_protocol();
   for (int stages = 2; stages <= 5; ++stages) {
     // The moves, replayed here: the producer tries first at every step.
     std::vector<RingMove> moves;

@@ -78,7 +78,8 @@ function(course_plant lesson name old new)
   set(lib planted${lesson}_${name}_lib)
   add_library(${lib} STATIC EXCLUDE_FROM_ALL ${srcs})
   target_compile_definitions(${lib} PRIVATE COURSE_LESSON_ID="${lesson}"
-                                            COURSE_LESSON_MIN_CC=${cc_digits})
+                                            COURSE_LESSON_MIN_CC=${cc_digits}
+                                            COURSE_LIBRARY=reference)
   target_include_directories(${lib} PRIVATE ${out} ${CMAKE_BINARY_DIR}/generated/${lesson}/planted_${name}
                                              ${CMAKE_SOURCE_DIR}/lessons/${dir})
   target_link_libraries(${lib} PUBLIC course_common ${earlier})
@@ -88,7 +89,11 @@ function(course_plant lesson name old new)
   if(min_cc VERSION_GREATER_EQUAL 9.0)
     set_target_properties(${lib} PROPERTIES CUDA_ARCHITECTURES "${course_tma_archs}")
   endif()
-  add_executable(planted${lesson}_${name} EXCLUDE_FROM_ALL $<TARGET_OBJECTS:lesson${lesson}_tests>)
+  # Its grader, compiled against the plant's folder as the lesson's are against theirs.
+  course_grader_objects(${lesson} planted${lesson}_${name}_tests ${out} reference)
+  set_target_properties(planted${lesson}_${name}_tests PROPERTIES EXCLUDE_FROM_ALL ON)
+  add_executable(planted${lesson}_${name} EXCLUDE_FROM_ALL
+                 $<TARGET_OBJECTS:planted${lesson}_${name}_tests>)
   target_link_libraries(planted${lesson}_${name} PRIVATE ${lib} course_test_main)
 endfunction()
 

@@ -85,7 +85,7 @@ __device__ __forceinline__ void block_tile(int block, int tiles_m, int tiles_n, 
                                            int& tile_n) {
   constexpr int kGroup = 8;
   const int per_group = kGroup * tiles_n, group = block / per_group;
-  const int first = group * kGroup, rows = min(tiles_m - first, kGroup);
+  const int first = group * kGroup, rows = tiles_m - first < kGroup ? tiles_m - first : kGroup;
   const int in_group = block - group * per_group;
   tile_m = first + in_group % rows;
   tile_n = in_group / rows;

@@ -1,6 +1,6 @@
 // Lesson 10: the mma.sync GEMM's kernel, its launcher, the checks of your mappings and the entry of
 // a configuration in the table of variants. Given code that calls yours: the kernel calls your
-// mma_stage and places C with your c_fragment_coord, the lane offsets (mma_sync_config.cuh) call
+// mma_stage and places C with your c_fragment_coord, the lane offsets (lane_offsets.hpp) call
 // your A and B mappings. Included by the files that compile the configurations,
 // a file a line of LESSON10_CONFIGS, which the build writes twice: with your
 // exercises/10-tensor-cores/mma_sync_parts.cuh (what `make lesson-10` runs and `make grade-10`
@@ -9,6 +9,7 @@
 
 #include "mma_sync_parts.cuh"  // yours: the fragment mappings and mma_stage
 
+#include "lane_offsets.hpp"  // a_ldmatrix_offset, b_ldmatrix_offset
 #include "mma_sync_config.cuh"
 
 namespace lesson10 {
@@ -16,39 +17,6 @@ namespace lesson10 {
 // ---- The kernel (given code) -------------------------------------------------------------------
 
 namespace {
-
-// Each lane's offsets in a stage: they call your fragment mappings, so they are compiled here,
-// with yours, and not in mma_sync_config.cuh (which the table compiles without yours).
-//! [lane_offsets]
-// Where thread tid's first cp.async of a stage goes, in bytes from the A tile's start (the same
-// offset in the B tile): chunk tid % kChunks of row tid / kChunks. Its other copies are whole
-// passes (kCopyRows rows, a multiple of 8) further, where the swizzle repeats: a constant apart.
-template <class T>
-COURSE_HD inline std::uint32_t copy_offset(int tid) {
-  return tile_offset<T::kRowBytes, T::SWIZZLED>(tid / T::kChunks, tid % T::kChunks);
-}
-
-// ldmatrix.x4: lane L gives the address of row L % 8 of matrix L / 8, and matrix q becomes
-// register q of every lane. Row r of the matrix that becomes register q is what lanes 4r ..
-// 4r + 3 hold in register q, so it starts at the element that lane 4r holds first in it:
-// element 2q of lane 4r. Your mapping says where that is.
-template <class T>
-COURSE_HD inline std::uint32_t a_ldmatrix_offset(int warp, int lane, int kk) {
-  const FragmentCoord at = a_fragment_coord(4 * (lane & 7), 2 * (lane >> 3));  // (row, k)
-  const int row = (warp / T::WARPS_N) * T::WM + at.row;
-  return tile_offset<T::kRowBytes, T::SWIZZLED>(row, (16 * kk + at.col) / 8);
-}
-
-// For B one ldmatrix.x4 loads two n8 tiles: matrices 0 and 1 are registers 0 and 1 of the first
-// (k 0 .. 7 and 8 .. 15), matrices 2 and 3 those of the next, 8 values of n further. B's tile is
-// stored like A's, a row per n and k along the row, right after A's tile in the stage.
-template <class T>
-COURSE_HD inline std::uint32_t b_ldmatrix_offset(int warp, int lane, int kk) {
-  const FragmentCoord at = b_fragment_coord(4 * (lane & 7), 2 * ((lane >> 3) & 1));  // (k, n)
-  const int n = (warp % T::WARPS_N) * T::WN + at.col + 8 * (lane >> 4);
-  return T::kAStageBytes + tile_offset<T::kRowBytes, T::SWIZZLED>(n, (16 * kk + at.row) / 8);
-}
-//! [lane_offsets]
 
 //! [kernel]
 template <class T>

@@ -9,7 +9,10 @@
 #include "tile_source.hpp"
 #include "tma_wgmma_gemm.cuh"
 
+#include "common/library.hpp"  // COURSE_LIBRARY
+
 namespace lesson11 {
+inline namespace COURSE_LIBRARY {  // compiled with your functions (common/library.hpp)
 
 //! [list]
 // Every configuration the ladder launches, one line each: X(tag, Kind, Name, its policies...).
@@ -51,4 +54,5 @@ namespace lesson11 {
 LESSON11_CONFIGS(LESSON11_DECLARE)
 #undef LESSON11_DECLARE
 
+}  // namespace COURSE_LIBRARY
 }  // namespace lesson11

@@ -17,12 +17,15 @@
 
 #include "lessons/10-tensor-cores/ptx.cuh"  // ldmatrix_x4, mma_m16n8k16_bf16
 
+#include "common/library.hpp"  // COURSE_LIBRARY
+
 #include <cuda.h>
 #include <cuda_bf16.h>
 
 #include <cstdint>
 
 namespace lesson11 {
+inline namespace COURSE_LIBRARY {  // compiled with your functions (common/library.hpp)
 
 //! [mma_k_block]
 /// The wgmmas of one k-block, committed as one group. `a`: the shared address of the warpgroup's
@@ -311,4 +314,5 @@ __device__ inline void consume(typename ML::Stages& st, typename ML::Barriers& b
 }
 //! [ring_consumer]
 
+}  // namespace COURSE_LIBRARY
 }  // namespace lesson11

@@ -15,6 +15,7 @@
 
 #include "common/check.hpp"
 #include "common/gemm.hpp"
+#include "common/library.hpp"  // COURSE_LIBRARY
 
 #include <cuda.h>
 #include <cuda_bf16.h>
@@ -23,6 +24,7 @@
 #include <cstdint>
 
 namespace lesson11 {
+inline namespace COURSE_LIBRARY {  // compiled with your functions (common/library.hpp)
 
 //! [tma_wgmma_config]
 template <int BN, int STAGES>
@@ -113,4 +115,5 @@ void launch_tma_wgmma(const char* name, int M, int N, int K, float alpha, const 
   CHECK_LAUNCH();
 }
 
+}  // namespace COURSE_LIBRARY
 }  // namespace lesson11

@@ -7,9 +7,9 @@
 // measures designs, so a save of your file never rebuilds it. Its launchers check the protocol
 // they are compiled with on the CPU before their first launch, as the ladder's do.
 //
-// Each variant's configuration is a type of the lab's own, in namespace lesson11::lab, so that no
-// kernel the lab compiles with the reference solution is also compiled, under the same name, with
-// yours.
+// What it compiles of the ladder's headers is named for the reference (lesson11::reference, as
+// your build's is lesson11::yours: common/library.hpp), so the lesson's program, which links the
+// lab and your library, never takes one for the other. Its variants are in namespace lesson11::lab.
 #pragma once
 
 #include "../tma_pipeline.hpp"  // Rung
