@@ -11,8 +11,6 @@
 /// picture (--svg), the grader checks it, the book shows it as the figure "10-fragments".
 #pragma once
 
-#include "mma_fragment.hpp"
-
 #include "common/svg.hpp"
 
 #include <string>
