@@ -13,8 +13,6 @@
 #include "ring_storage.cuh"  // StagingBox
 #include "staging_layout.hpp"
 
-#include "common/library.hpp"  // COURSE_LIBRARY
-
 #include <cuda.h>
 #include <cuda_bf16.h>
 
@@ -22,7 +20,6 @@
 #include <type_traits>
 
 namespace lesson11 {
-inline namespace COURSE_LIBRARY {  // compiled with your functions (common/library.hpp)
 
 /// The accumulators of a consumer warpgroup's 64 PARTS x N tile: PARTS m64nN wgmma results stacked
 /// along M. 128 floats per thread in every kernel here (N = 256 and one part, or N = 128 and two).
@@ -343,5 +340,4 @@ struct StreamedEpilogue {
 };
 //! [streamed_epilogue]
 
-}  // namespace COURSE_LIBRARY
 }  // namespace lesson11

@@ -9,10 +9,7 @@
 #include "tile_source.hpp"
 #include "tma_wgmma_gemm.cuh"
 
-#include "common/library.hpp"  // COURSE_LIBRARY
-
 namespace lesson11 {
-inline namespace COURSE_LIBRARY {  // compiled with your functions (common/library.hpp)
 
 //! [list]
 // Every configuration the ladder launches, one line each: X(tag, Kind, Name, its policies...).
@@ -54,5 +51,4 @@ inline namespace COURSE_LIBRARY {  // compiled with your functions (common/libra
 LESSON11_CONFIGS(LESSON11_DECLARE)
 #undef LESSON11_DECLARE
 
-}  // namespace COURSE_LIBRARY
 }  // namespace lesson11

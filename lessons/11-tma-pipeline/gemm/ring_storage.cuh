@@ -4,14 +4,11 @@
 // from the struct and the launch asks for its size, so the two cannot disagree. Given code.
 #pragma once
 
-#include "common/library.hpp"  // COURSE_LIBRARY
-
 #include <cuda_bf16.h>
 
 #include <cstdint>
 
 namespace lesson11 {
-inline namespace COURSE_LIBRARY {  // compiled with your functions (common/library.hpp)
 
 /// One staging box: 64 rows of 64 bf16 (128 bytes), what one TMA store with the 128-byte swizzle
 /// reads. 1024-byte aligned: the swizzle's pattern repeats every 8 rows of 128 bytes, and TMA
@@ -60,5 +57,4 @@ __device__ inline Storage& ring_storage(unsigned char* smem_raw) {
                                      ~std::uintptr_t{1023});
 }
 
-}  // namespace COURSE_LIBRARY
 }  // namespace lesson11
