@@ -39,6 +39,14 @@ enum class ALayout {
 /// "plain", "padded" or "swizzled".
 const char* layout_name(ALayout layout);
 
+/// One kind of shared-memory access of the kernel, over one stage (one BK slice of the tiles):
+/// every warp-wide instruction of every warp of a block, as byte addresses from the stage's base.
+struct SharedAccess {
+  std::string what;                  ///< e.g. "A store (cp.async, 4 B)"
+  int access_bytes = 4;              ///< 4 or 16
+  std::vector<WarpAddresses> warps;  ///< one entry per warp-wide instruction
+};
+
 /// One compiled configuration of the kernel, an entry of the lesson's table of variants
 /// (common/variants.hpp: its name, kernel, threads per block, dynamic shared memory
 /// (`smem_bytes`: stages * (A + B tiles)), `__launch_bounds__` promise, FLOP per byte loaded from
@@ -50,6 +58,8 @@ struct SgemmConfig : course::Variant<course::Fp32> {
   int thread_m = 0, thread_n = 0;  ///< each thread's register tile of C
   int stages = 0;                  ///< tiles in flight: 1 = load, wait, compute (no overlap)
   ALayout layout = ALayout::kSwizzled;
+  /// Its shared-memory accesses of one stage (see final_kernel_shared_accesses()).
+  std::vector<SharedAccess> (*shared_accesses)() = nullptr;
 };
 
 /// Every configuration the library is compiled with, in the order of the lesson's ladder.
@@ -89,14 +99,6 @@ int final_config_for(int M, int N, const course::DeviceLimits& device);
 /// The index in sgemm_configs() of swizzled_sgemm's configuration (and, with a padded or plain A
 /// tile, of padded_sgemm's and its plain twin's).
 int final_config_index(ALayout layout);
-
-/// One kind of shared-memory access of the kernel, over one stage (one BK slice of the tiles):
-/// every warp-wide instruction of every warp of a block, as byte addresses from the stage's base.
-struct SharedAccess {
-  std::string what;                  ///< e.g. "A store (cp.async, 4 B)"
-  int access_bytes = 4;              ///< 4 or 16
-  std::vector<WarpAddresses> warps;  ///< one entry per warp-wide instruction
-};
 
 /// The shared-memory accesses of one stage of swizzled_sgemm's configuration, with its A tile in
 /// `layout`: the A stores (cp.async), the A loads (LDS.128), the B stores and the B loads. The

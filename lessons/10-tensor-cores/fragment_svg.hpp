@@ -8,7 +8,8 @@
 /// coloured by lane, so that the four lanes of a quad get neighbouring hues. A cell no lane claims
 /// is drawn vermillion with a `?`; a cell several elements claim, vermillion with the count. Row 0
 /// is at the top. Drawn in scenes.cpp, with each library's mappings: the lesson program writes the
-/// picture (--svg), the grader checks it, the book shows it as the figure "10-fragments".
+/// picture (--svg), the book shows it as the figure "10-fragments" (tests/figures/ holds it to the
+/// mappings).
 #pragma once
 
 #include "common/svg.hpp"

@@ -90,10 +90,11 @@ function(course_plant lesson name old new)
     set_target_properties(${lib} PROPERTIES CUDA_ARCHITECTURES "${course_tma_archs}")
   endif()
   # Its grader, compiled against the plant's folder as the lesson's are against theirs.
-  course_grader_objects(${lesson} planted${lesson}_${name}_tests ${out} reference)
-  set_target_properties(planted${lesson}_${name}_tests PROPERTIES EXCLUDE_FROM_ALL ON)
-  add_executable(planted${lesson}_${name} EXCLUDE_FROM_ALL
-                 $<TARGET_OBJECTS:planted${lesson}_${name}_tests>)
+  course_grader_objects(${lesson} planted${lesson}_${name}_tests ${out} reference objects)
+  if(TARGET planted${lesson}_${name}_tests)
+    set_target_properties(planted${lesson}_${name}_tests PROPERTIES EXCLUDE_FROM_ALL ON)
+  endif()
+  add_executable(planted${lesson}_${name} EXCLUDE_FROM_ALL ${objects})
   target_link_libraries(planted${lesson}_${name} PRIVATE ${lib} course_test_main)
 endfunction()
 

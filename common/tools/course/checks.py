@@ -28,10 +28,12 @@ def _join_literals(text):
 
 
 def test_cases(folder):
-    """[(file, line, name, [tags])] of every TEST_CASE in a grader's sources, and the problems of
-    those that cannot be read."""
+    """[(file, line, name, [tags])] of every TEST_CASE in a grader's sources (its folder's, and
+    those of its calls-yours/, which call your functions by name), and the problems of those that
+    cannot be read."""
     out, problems = [], []
-    for path in sorted(folder.glob("*.cpp")) + sorted(folder.glob("*.cu")):
+    sources = [p for glob in ("*.cpp", "*.cu", "calls-yours/*.cpp") for p in sorted(folder.glob(glob))]
+    for path in sources:
         text = path.read_text()
         found = list(TEST_CASE.finditer(text))
         if len(found) != len(re.findall(r"\bTEST_CASE\s*\(", text)):

@@ -389,6 +389,7 @@ SgemmConfig make_config(int ladder_step) {
   c.run = &run_tile<T>;
   c.bm = T::BM, c.bn = T::BN, c.bk = T::BK, c.warps_m = T::WARPS_M, c.warps_n = T::WARPS_N;
   c.thread_m = T::TM, c.thread_n = T::TN, c.stages = T::STAGES, c.layout = T::LAYOUT;
+  c.shared_accesses = &shared_accesses_of<T>;
   return c;
 }
 

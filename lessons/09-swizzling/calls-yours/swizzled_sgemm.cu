@@ -85,6 +85,12 @@ int final_config_index(ALayout layout) {
   return index_of<Final>();
 }
 
+std::vector<SharedAccess> final_kernel_shared_accesses(ALayout layout) {
+  return course::variant_at(sgemm_configs(), final_config_index(layout),
+                            "final_kernel_shared_accesses")
+      .shared_accesses();
+}
+
 void padded_sgemm(int M, int N, int K, float alpha, const float* A, const float* B, float beta,
                   float* C) {
   config_sgemm(final_config_index(ALayout::kPadded), M, N, K, alpha, A, B, beta, C);
