@@ -155,7 +155,7 @@ def ceilings_block(gpus):
     beside = [l for l in gpu.all_sizes
               if l["precision"] == "fp32" and l["M"] == l["N"] == l["K"] == 4096]
     text = (f"The `make bench` run committed in `{gpu.rel}` ({gpu.gpu}, "
-            f"{gpu.meta.get('date', '?')}) measured {float(copy['value']):.1f} GB/s "
+            f"{_day_of(gpu, '01')}) measured {float(copy['value']):.1f} GB/s "
             f"({float(copy['pct_of_peak']):.0f}% of {float(copy['peak']):.0f}) and "
             f"{float(sgemm['value']):.1f} TFLOP/s ({float(sgemm['pct_of_peak']):.0f}% of "
             f"{float(sgemm['peak']):.1f}): these are the ceilings the rest of the course starts "
@@ -200,6 +200,11 @@ def naive_floor_block(gpus):
     return "\n".join(out)
 
 
+def _day_of(gpu, num):
+    """The day lesson `num`'s lines were measured: `make bench --lessons` keeps older ones."""
+    return gpu.meta.get("dates_of", {}).get(num) or gpu.meta.get("date", "?")
+
+
 def naive_measured_block(gpus):
     """Chapter 03: the naive kernel as `make bench` measured it on the reference GPU."""
     gpu = bookdata.reference_gpu(gpus)
@@ -209,7 +214,7 @@ def naive_measured_block(gpus):
         return "No measurement of lesson 03 is committed in `book/data/` yet."
     l = at[0]
     return wrap(f"The `make bench` run committed in `{gpu.rel}` ({gpu.gpu}, "
-                f"{gpu.meta.get('date', '?')}, burst) measured {float(l['pct_of_cublas']):.2f}% of "
+                f"{_day_of(gpu, '03')}, burst) measured {float(l['pct_of_cublas']):.2f}% of "
                 f"cuBLAS, {float(l['tflops']):.2f} TFLOP/s in {float(l['ms']):.1f} ms at 4096³.")
 
 
@@ -225,7 +230,7 @@ def _lesson_lines(gpu, num):
 def _run_words(gpu, num):
     """Which run lesson `num`'s figures come from, and how it timed them."""
     return (f"the `make bench` run committed in `{gpu.rel}` ({gpu.gpu}, "
-            f"{gpu.meta.get('dates_of', {}).get(num) or gpu.meta.get('date', '?')}; burst: each "
+            f"{_day_of(gpu, num)}; burst: each "
             "kernel checked against Eigen, then timed taking turns with cuBLAS bf16 in the same "
             "process, median of 10 runs with a cold L2)")
 

@@ -133,6 +133,17 @@ class Readme(unittest.TestCase):
         self.assertEqual(readme.check(self.readme, self.data), [])
         self.assertFalse(readme.update(self.readme, self.data))
 
+    def test_kept_lessons_keep_their_day(self):
+        # `make bench LESSONS=11` on a later day: lesson 03's lines, kept, were measured before.
+        meta = dict(META, date="2026-01-05",
+                    dates_of={"01": "2026-01-05", "03": "2026-01-02", "11": "2026-01-05"})
+        (self.data / "nvidia-h100-80gb-hbm3.jsonl").write_text(
+            "".join(json.dumps(l) + "\n" for l in [meta] + LINES[1:]))
+        gpus = bookdata.load(self.data)
+        self.assertIn("(NVIDIA H100 80GB HBM3, 2026-01-02, burst)",
+                      " ".join(readme.naive_measured_block(gpus).split()))
+        self.assertIn("2026-01-05; burst", " ".join(readme.l11_ladder_block(gpus).split()))
+
     def test_check_fails_on_a_figure_edited_by_hand(self):
         readme.update(self.readme, self.data)
         self.readme.write_text(self.readme.read_text().replace("| 85.7% |", "| 88.0% |"))
