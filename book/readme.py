@@ -448,6 +448,29 @@ def l11_profile_shapes_block(gpus):
     return "\n".join(out)
 
 
+def _wrapping_code(name, width=48):
+    """A C++ name as code. A long one is cut into lines at its outermost argument list, after the
+    `<` that opens it and after each of its commas, so that a template's policies stand one per
+    line in a narrow table column instead of pushing the figures off the page."""
+    depth, opens, commas = 0, {}, []
+    for i, c in enumerate(name):
+        if c == "<":
+            depth += 1
+            opens.setdefault(depth, []).append(i)
+        elif c == ">":
+            depth -= 1
+        elif c == ",":
+            commas.append((depth, i))
+    if len(name) <= width or not commas:
+        return f"`{name}`"
+    least = min(d for d, _ in commas)
+    first = commas[[d for d, _ in commas].index(least)][1]
+    start = max(i for i in opens[least] if i < first)  # the `<` of the list holding that comma
+    cuts = [start + 1] + [i + 1 for d, i in commas if d == least and i > start]
+    pieces = [name[a:b].strip() for a, b in zip([0] + cuts, cuts + [len(name)])]
+    return "<br>".join(f"`{piece}`" for piece in pieces)
+
+
 def l11_profile_ladder_block(gpus):
     """Chapter 11: every kernel of the ladder and cuBLAS's under Nsight Compute, at the first size
     of the record's profile list, on the reference GPU."""
@@ -472,7 +495,7 @@ def l11_profile_ladder_block(gpus):
            "|---|" + "---|" * len(metrics)]
     for l in rows:
         bold = "**" if l.get("headline") else ""
-        name = f"`{l['kernel']}`" + (" (cuBLAS)" if l.get("baseline") else "")
+        name = _wrapping_code(l["kernel"]) + (" (cuBLAS)" if l.get("baseline") else "")
         out.append(f"| {bold}{name}{bold} | " + " | ".join(
             f"{bold}{_figure(m, l['metrics'].get(m))}{bold}" for m, _ in metrics) + " |")
     legend = []

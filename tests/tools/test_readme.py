@@ -210,6 +210,14 @@ class Readme(unittest.TestCase):
         text = readme.l11_profile_ladder_block(bookdata.load(self.data))
         self.assertIn("The ladder at 4096³ has not been profiled on the NVIDIA H100 80GB HBM3 yet", text)
 
+    def test_a_long_kernel_name_stands_one_policy_per_line(self):
+        name = "k<Cfg<Mainloop<Consumer<128, 256, 2>, 4>, StreamedEpilogue<Slices>, WholeTiles>>"
+        self.assertEqual(readme._wrapping_code(name),
+                         "`k<Cfg<`<br>`Mainloop<Consumer<128, 256, 2>, 4>,`<br>"
+                         "`StreamedEpilogue<Slices>,`<br>`WholeTiles>>`")
+        self.assertEqual(readme._wrapping_code("k<Cfg<128, 1>>"), "`k<Cfg<128, 1>>`")
+        self.assertEqual(readme._wrapping_code("x" * 60), "`" + "x" * 60 + "`")
+
     def test_the_flags_of_the_method_are_said(self):
         def method(order, regime, pct, joules=None):
             return {"schema": "course.measurement/2", "lesson": "01", "what": "method",
